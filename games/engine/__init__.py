@@ -1,0 +1,79 @@
+"""The rules of three-handed ("Cutthroat") Euchre: pure Python, no Django.
+
+One state type per level (HandState, GameState), few verbs: `legal_actions`,
+`apply`, `view`, `result`, records in and out. See spec/RULES.md and
+spec/HAND_RECORD.md.
+"""
+
+from .actions import Action
+from .cards import card_name, effective_suit, suit_name, trick_winner
+from .game import (
+    GameState,
+    game_apply,
+    game_from_record,
+    game_result,
+    game_start_hand,
+    game_to_record,
+    game_view,
+    new_game,
+    replay_game,
+)
+from .hand import (
+    ActionList,
+    HandState,
+    Phase,
+    apply,
+    call_name,
+    legal_actions,
+    maker_exchange_cards,
+    new_hand,
+    points,
+    result,
+)
+from .records import hand_from_record, hand_to_record, replay_hand
+from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
+from .view import view
+
+__all__ = [
+    "Action",
+    "ActionList",
+    "EngineError",
+    "GameState",
+    "HandState",
+    "IllegalAction",
+    "MalformedAction",
+    "Phase",
+    "RecordError",
+    "Rules",
+    "apply",
+    "call_name",
+    "card_name",
+    "effective_suit",
+    "game_apply",
+    "game_from_record",
+    "game_result",
+    "game_start_hand",
+    "game_to_record",
+    "game_view",
+    "hand_from_record",
+    "hand_to_record",
+    "legal_actions",
+    "maker_exchange_cards",
+    "new_game",
+    "new_hand",
+    "points",
+    "replay",
+    "replay_game",
+    "replay_hand",
+    "result",
+    "suit_name",
+    "trick_winner",
+    "view",
+]
+
+
+def replay(record: object) -> dict[str, object]:
+    """Replay a hand or game record, whichever its `format` says."""
+    if isinstance(record, dict) and record.get("format") == "euchre3-game/1":
+        return replay_game(record)
+    return replay_hand(record)

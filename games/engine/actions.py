@@ -1,0 +1,109 @@
+"""Actions: small frozen values whose text form is the hand record's JSON action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARD_INDEX, CARD_STRS, N_CARDS, SUITS
+from .rules import MalformedAction
+
+ACTION_TYPES = ("joker_suit", "pass", "order", "name", "pickup", "leave", "dummy", "alone", "play")
+_KNOWN_FIELDS = ("seat", "type", "suit", "card", "discard", "keep")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of one seat, as in a hand record's `actions` list.
+
+    `extra` holds fields the engine does not know (e.g. ``"auto": true``);
+    they are kept on export and ignored by the rules (and by equality).
+    """
+
+    seat: int
+    type: str
+    suit: str | None = None
+    card: str | None = None
+    discard: str | None = None
+    keep: tuple[str, ...] | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Action:
+        """Parse a record's JSON action; raises MalformedAction with a readable reason."""
+        if not isinstance(d, dict):
+            raise MalformedAction("an action must be an object")
+        seat = d.get("seat")
+        if type(seat) is not int or not 0 <= seat <= 2:
+            raise MalformedAction("seat must be 0, 1 or 2")
+        t = d.get("type")
+        if not isinstance(t, str) or t not in ACTION_TYPES:
+            raise MalformedAction(f"unknown action type {t!r}")
+        suit = card = discard = None
+        keep: tuple[str, ...] | None = None
+        used = {"seat", "type"}
+        if t == "joker_suit" or t == "name":
+            suit = d.get("suit")
+            if suit is None:
+                raise MalformedAction("name a suit")
+            if not isinstance(suit, str) or suit not in SUITS:
+                raise MalformedAction(f"not a suit: {suit!r}")
+            used.add("suit")
+        elif t == "play":
+            card = _card_field(d, "card", "play a card: the card is missing")
+            used.add("card")
+        elif t == "pickup":
+            discard = _card_field(d, "discard", "picking up needs a discard")
+            used.add("discard")
+        elif t == "dummy":
+            k = d.get("keep")
+            if k is None:
+                raise MalformedAction("using the dummy needs the five cards to keep")
+            if not isinstance(k, list | tuple) or not all(isinstance(c, str) for c in k):
+                raise MalformedAction("keep must be a list of cards")
+            for c in k:
+                if c not in CARD_INDEX:
+                    raise MalformedAction(f"not a card: {c!r}")
+            keep = tuple(k)
+            used.add("keep")
+        extra = {k: v for k, v in d.items() if k not in used}
+        return cls(seat, t, suit, card, discard, keep, extra)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record's JSON action, extra fields included."""
+        d: dict[str, Any] = {"seat": self.seat, "type": self.type}
+        if self.suit is not None:
+            d["suit"] = self.suit
+        if self.card is not None:
+            d["card"] = self.card
+        if self.discard is not None:
+            d["discard"] = self.discard
+        if self.keep is not None:
+            d["keep"] = list(self.keep)
+        if self.extra:
+            for k, v in self.extra.items():
+                if k not in d:
+                    d[k] = v
+        return d
+
+
+def _card_field(d: dict[str, Any], key: str, missing: str) -> str:
+    c = d.get(key)
+    if c is None:
+        raise MalformedAction(missing)
+    if not isinstance(c, str) or c not in CARD_INDEX:
+        raise MalformedAction(f"not a card: {c!r}")
+    return c
+
+
+# Pre-built actions: the hot path hands these out instead of building new ones.
+PASS = tuple(Action(s, "pass") for s in range(3))
+ORDER = tuple(Action(s, "order") for s in range(3))
+LEAVE = tuple(Action(s, "leave") for s in range(3))
+ALONE = tuple(Action(s, "alone") for s in range(3))
+NAME = tuple(tuple(Action(s, "name", suit=x) for x in SUITS) for s in range(3))
+JOKER_SUIT = tuple(tuple(Action(s, "joker_suit", suit=x) for x in SUITS) for s in range(3))
+PLAY = tuple(tuple(Action(s, "play", card=CARD_STRS[c]) for c in range(N_CARDS)) for s in range(3))
+PICKUP = tuple(
+    tuple(Action(s, "pickup", discard=CARD_STRS[c]) for c in range(N_CARDS)) for s in range(3)
+)

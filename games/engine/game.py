@@ -1,0 +1,323 @@
+"""A whole game: hands in sequence, dealer rotation, scores, target and tie rule."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from .actions import Action
+from .hand import HandState, apply, new_hand, points
+from .records import _replay, hand_to_record
+from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
+from .view import view
+
+GAME_FORMAT = "euchre3-game/1"
+_GAME_KEYS = ("format", "target", "rules", "first_dealer", "hands")
+
+
+class GameState:
+    """A game at one moment: immutable; `game_start_hand`/`game_apply` return new ones."""
+
+    __slots__ = ("_rules", "_target", "_first_dealer", "_hands", "_scores", "_winner", "_extra")
+
+    _rules: Rules
+    _target: int
+    _first_dealer: int
+    _hands: tuple[HandState, ...]
+    _scores: tuple[int, int, int]
+    _winner: int | None
+    _extra: dict[str, Any]
+
+    def __init__(
+        self,
+        rules: Rules,
+        target: int,
+        first_dealer: int,
+        hands: tuple[HandState, ...] = (),
+        scores: tuple[int, int, int] = (0, 0, 0),
+        winner: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self._rules = rules
+        self._target = target
+        self._first_dealer = first_dealer
+        self._hands = hands
+        self._scores = scores
+        self._winner = winner
+        self._extra = extra or {}
+
+    @property
+    def rules(self) -> Rules:
+        """The table options every hand uses."""
+        return self._rules
+
+    @property
+    def target(self) -> int:
+        """Score to reach (5-25)."""
+        return self._target
+
+    @property
+    def first_dealer(self) -> int:
+        """Dealer of the first hand."""
+        return self._first_dealer
+
+    @property
+    def hands(self) -> list[HandState]:
+        """Every hand dealt so far (the last may be in progress)."""
+        return list(self._hands)
+
+    @property
+    def scores(self) -> list[int]:
+        """Scores after the last complete hand."""
+        return list(self._scores)
+
+    @property
+    def over(self) -> bool:
+        """True once a winner is decided."""
+        return self._winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, once over."""
+        return self._winner
+
+    @property
+    def current(self) -> HandState | None:
+        """The hand in progress, or None between hands."""
+        if self._hands and not self._hands[-1].over:
+            return self._hands[-1]
+        return None
+
+    @property
+    def next_dealer(self) -> int | None:
+        """Dealer of the next hand (left of the last dealer); None once over."""
+        if self._winner is not None:
+            return None
+        if not self._hands:
+            return self._first_dealer
+        return (self._hands[-1].dealer + 1) % 3
+
+    def __repr__(self) -> str:
+        return f"<GameState hands={len(self._hands)} scores={list(self._scores)} winner={self._winner}>"
+
+
+def _decide(scores: tuple[int, int, int], target: int) -> int | None:
+    """The winner by the target and tie rule, or None to play on."""
+    top = max(scores)
+    if top >= target and scores.count(top) == 1:
+        return scores.index(top)
+    return None
+
+
+def _check_target(target: Any) -> int:
+    if type(target) is not int or not 5 <= target <= 25:
+        raise MalformedAction("target must be a whole number from 5 to 25")
+    return target
+
+
+def new_game(rules: Rules, target: int = 10, first_dealer: int = 0) -> GameState:
+    """A game with no hand dealt yet."""
+    _check_target(target)
+    if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
+        raise MalformedAction("first_dealer must be 0, 1 or 2")
+    return GameState(rules, target, first_dealer)
+
+
+def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
+    scores = game._scores
+    winner = None
+    last = hands[-1]
+    if last.over:
+        pts = points(last)
+        scores = (scores[0] + pts[0], scores[1] + pts[1], scores[2] + pts[2])
+        winner = _decide(scores, game._target)
+    return GameState(
+        game._rules, game._target, game._first_dealer, hands, scores, winner, game._extra
+    )
+
+
+def game_start_hand(game: GameState, rng: Random) -> GameState:
+    """Deal the next hand (left of the previous dealer)."""
+    if game.over:
+        raise IllegalAction("The game is over")
+    if game.current is not None:
+        raise IllegalAction("A hand is still in progress")
+    dealer = game.next_dealer
+    assert dealer is not None
+    return GameState(
+        game._rules,
+        game._target,
+        game._first_dealer,
+        game._hands + (new_hand(game._rules, dealer, rng),),
+        game._scores,
+        None,
+        game._extra,
+    )
+
+
+def game_apply(game: GameState, action: Action) -> GameState:
+    """Apply an action to the hand in progress; scores the hand when it ends."""
+    cur = game.current
+    if cur is None:
+        raise IllegalAction("The game is over" if game.over else "No hand is in progress")
+    return _with_hand(game, game._hands[:-1] + (apply(cur, action),))
+
+
+def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
+    """The current (or last) hand's `view` plus the game's public facts.
+
+    Added keys: scores, target, hand_number (hands dealt so far), over,
+    winner, first_dealer, next_dealer, last_hand (the previous completed
+    hand: {"dealer", "result", "deal"}, or None).
+    """
+    hands = game._hands
+    if hands:
+        v = view(hands[-1], seat)
+    else:
+        v = _empty_view(game, seat)
+    done = [h for h in hands if h.over]
+    last = None
+    if done:
+        lh = done[-1]
+        lv = v if lh is hands[-1] else view(lh, seat)
+        last = {"dealer": lh.dealer, "result": lv["result"], "deal": lv["deal"]}
+    v.update(
+        scores=list(game._scores),
+        target=game._target,
+        hand_number=len(hands),
+        over=game.over,
+        winner=game._winner,
+        first_dealer=game._first_dealer,
+        next_dealer=game.next_dealer,
+        last_hand=last,
+    )
+    return v
+
+
+def _empty_view(game: GameState, seat: int | None) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "rules": game._rules.to_dict(),
+        "dealer": None,
+        "phase": None,
+        "to_act": None,
+        "hand": None if seat is None else [],
+        "hand_counts": [0, 0, 0],
+        "up_card": None,
+        "up_card_taken": None,
+        "up_suit": None,
+        "joker_suit": None,
+        "maker": None,
+        "trump": None,
+        "alone": [],
+        "sitting_out": None,
+        "dummy": None,
+        "my_discards": [],
+        "history": [],
+        "tricks": [],
+        "current_trick": [],
+        "leader": None,
+        "tricks_won": [0, 0, 0],
+        "legal_actions": [],
+        "call_name": None,
+        "result": None,
+        "deal": None,
+    }
+
+
+def game_to_record(game: GameState) -> dict[str, Any]:
+    """The game record (`euchre3-game/1`), extra fields kept."""
+    rec: dict[str, Any] = {
+        "format": GAME_FORMAT,
+        "target": game._target,
+        "rules": game._rules.to_dict(),
+        "first_dealer": game._first_dealer,
+        "hands": [hand_to_record(h) for h in game._hands],
+    }
+    for k, v in game._extra.items():
+        if k not in rec:
+            rec[k] = v
+    return rec
+
+
+def _fault(hand: int | None, reason: str, detail: dict[str, Any] | None = None) -> dict[str, Any]:
+    err: dict[str, Any] = {"hand": hand, "reason": reason}
+    if detail is not None:
+        err["detail"] = detail
+    return {"error": err}
+
+
+def _replay_game(record: Any) -> tuple[GameState | None, dict[str, Any] | None]:
+    if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
+        return None, _fault(None, f"format must be {GAME_FORMAT!r}")
+    try:
+        target = _check_target(record.get("target", 10))
+    except EngineError as e:
+        return None, _fault(None, e.reason)
+    raw_rules = record.get("rules", {})
+    if not isinstance(raw_rules, dict):
+        return None, _fault(None, "rules must be an object")
+    try:
+        rules = Rules.from_dict(raw_rules)
+    except EngineError as e:
+        return None, _fault(None, "rules: " + e.reason)
+    first = record.get("first_dealer")
+    if type(first) is not int or not 0 <= first <= 2:
+        return None, _fault(None, "first_dealer must be 0, 1 or 2")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        return None, _fault(None, "hands must be a list")
+    extra = {k: v for k, v in record.items() if k not in _GAME_KEYS}
+    game = GameState(rules, target, first, extra=extra)
+    for n, h in enumerate(hands):
+        if game.over:
+            return game, _fault(n, "game is over")
+        if not isinstance(h, dict):
+            return game, _fault(n, "hand is not an object")
+        hr = h.get("rules", {})
+        try:
+            same = isinstance(hr, dict) and Rules.from_dict(hr) == rules
+        except EngineError:
+            same = False
+        if not same:
+            return game, _fault(n, "rules differ from the game's")
+        dealer = h.get("dealer")
+        if type(dealer) is not int or dealer != game.next_dealer:
+            return game, _fault(n, "wrong dealer")
+        state, err = _replay(h)
+        if err is not None:
+            return game, _fault(n, "illegal hand", err["error"])
+        assert state is not None
+        if not state.over and n != len(hands) - 1:
+            return game, _fault(n, "hand is not complete")
+        game = _with_hand(game, game._hands + (state,))
+    return game, None
+
+
+def game_result(game: GameState) -> dict[str, Any]:
+    """The game replay result of HAND_RECORD.md for a game state."""
+    return {
+        "scores": list(game._scores),
+        "hands": len(game._hands),
+        "over": game.over,
+        "winner": game._winner,
+        "next_dealer": game.next_dealer,
+    }
+
+
+def replay_game(record: Any) -> dict[str, Any]:
+    """Replay a game record: its result, or {"error": {...}} as HAND_RECORD.md defines."""
+    game, err = _replay_game(record)
+    if err is not None:
+        return err
+    assert game is not None
+    return game_result(game)
+
+
+def game_from_record(record: Any) -> GameState:
+    """Rebuild a game from its record; raises RecordError (with `.error`)."""
+    game, err = _replay_game(record)
+    if err is not None:
+        raise RecordError(err["error"])
+    assert game is not None
+    return game

@@ -1,0 +1,874 @@
+"""One hand: the state, its legal actions, and applying an action.
+
+The state is immutable from the outside: `apply` returns a new state and
+leaves the old one as it was. To keep that cheap, what is fixed once trump is
+known lives in one `_Info` object that successive states share, and the
+per-play part is a handful of ints and tuples.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from enum import Enum
+from random import Random
+from typing import Any, SupportsIndex, overload
+
+from . import actions as A
+from .actions import ACTION_TYPES, Action
+from .cards import (
+    CARD_INDEX,
+    CARD_STRS,
+    DECK_MASKS,
+    EFF_SUIT,
+    JOKER,
+    POWER,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUITS,
+    card_name,
+    cards_of,
+    deck_cards,
+    sort_key,
+)
+from .rules import IllegalAction, MalformedAction, Rules
+
+
+class Phase(str, Enum):
+    """Whose decision the hand waits for."""
+
+    JOKER_SUIT = "joker_suit"
+    BID1 = "bid1"
+    DEALER_PICKUP = "dealer_pickup"
+    BID2 = "bid2"
+    MAKER_CHOICE = "maker_choice"
+    DEFENDER_ALONE = "defender_alone"
+    PLAY = "play"
+    OVER = "over"
+
+
+# Phases as small ints internally (comparisons on the hot path).
+P_JOKER, P_BID1, P_PICKUP, P_BID2, P_MAKER, P_DEFENDER, P_PLAY, P_OVER = range(8)
+PHASES = tuple(Phase)
+
+_CI_get = CARD_INDEX.get
+# (seat, card) pairs of a trick, built once.
+_PAIR = tuple(tuple((s, c) for c in range(33)) for s in range(3))
+
+
+def call_name(dealer: int, seat: int) -> str:
+    """Name of the first-round acceptance for this seat: "Order it up", "Assist", "Accept"."""
+    return ("Accept", "Order it up", "Assist")[(seat - dealer) % 3]
+
+
+class _Info:
+    """What a hand fixes as it goes (deal, bidding outcome); shared between states."""
+
+    __slots__ = (
+        "rules",
+        "dealer",
+        "deck",
+        "deal_hands",
+        "dummy",
+        "kitty",
+        "up",
+        "up_suit",
+        "joker_suit",
+        "maker",
+        "trump",
+        "alone",
+        "sitting_out",
+        "up_taken",
+        "dealer_discard",
+        "maker_discards",
+        "dummy_used",
+        "extra",
+        "n_active",
+        "next_seat",
+        "suit_masks",
+        "power",
+        "eff",
+    )
+
+    rules: Rules
+    dealer: int
+    deck: int
+    deal_hands: tuple[tuple[str, ...], ...]
+    dummy: tuple[str, ...]
+    kitty: tuple[str, ...]
+    up: int
+    up_suit: int  # the up card's suit; the named suit when the Joker is up (-1 until named)
+    joker_suit: int | None
+    maker: int | None
+    trump: int | None
+    alone: tuple[int, ...]
+    sitting_out: int | None
+    up_taken: bool | None
+    dealer_discard: int | None
+    maker_discards: int
+    dummy_used: bool
+    extra: dict[str, Any]
+    n_active: int
+    next_seat: tuple[int, int, int]
+    suit_masks: tuple[int, ...]
+    power: tuple[tuple[int, ...], ...]
+    eff: tuple[int, ...]
+
+    def copy(self) -> _Info:
+        n = _Info.__new__(_Info)
+        for k in _Info.__slots__:
+            setattr(n, k, getattr(self, k))
+        return n
+
+
+_new = object.__new__
+
+
+class HandState:
+    """A hand at one moment. Read it through the properties, `view` and `result`."""
+
+    __slots__ = (
+        "_i",
+        "_phase",
+        "_to_act",
+        "_hands",
+        "_trick",
+        "_leader",
+        "_led",
+        "_won",
+        "_tricks",
+        "_actions",
+        "_passes",
+    )
+
+    _i: _Info
+    _phase: int
+    _to_act: int | None
+    _hands: tuple[int, int, int]
+    _trick: tuple[tuple[int, int], ...]
+    _leader: int | None
+    _led: int
+    _won: tuple[int, int, int]
+    _tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]
+    _actions: tuple[Action, ...]
+    _passes: int
+
+    def _clone(self) -> HandState:
+        n: HandState = _new(HandState)
+        n._i = self._i
+        n._phase = self._phase
+        n._to_act = self._to_act
+        n._hands = self._hands
+        n._trick = self._trick
+        n._leader = self._leader
+        n._led = self._led
+        n._won = self._won
+        n._tricks = self._tricks
+        n._actions = self._actions
+        n._passes = self._passes
+        return n
+
+    # --- public read-only properties ---------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The table options in force."""
+        return self._i.rules
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self._i.dealer
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return PHASES[self._phase]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited (None once over)."""
+        return self._to_act
+
+    @property
+    def over(self) -> bool:
+        """True once the fifth trick is complete or the hand was thrown in."""
+        return self._phase == P_OVER
+
+    @property
+    def thrown_in(self) -> bool:
+        """True if all passed twice (no stick-the-dealer)."""
+        return self._phase == P_OVER and self._i.maker is None
+
+    @property
+    def maker(self) -> int | None:
+        """The maker's seat, once known."""
+        return self._i.maker
+
+    @property
+    def trump(self) -> str | None:
+        """Trump suit letter, once known."""
+        t = self._i.trump
+        return None if t is None else SUITS[t]
+
+    @property
+    def alone(self) -> tuple[int, ...]:
+        """Seats that went alone, ascending."""
+        return self._i.alone
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The defender sitting out, if a defender went alone."""
+        return self._i.sitting_out
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won per seat so far."""
+        return list(self._won)
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action applied so far, in order."""
+        return list(self._actions)
+
+    @property
+    def joker_suit(self) -> str | None:
+        """The suit the dealer named for a turned-up Joker."""
+        j = self._i.joker_suit
+        return None if j is None else SUITS[j]
+
+    @property
+    def up_card(self) -> str:
+        """The turned card (kitty[0]); hidden information handling is `view`'s job."""
+        return CARD_STRS[self._i.up]
+
+    @property
+    def up_card_taken(self) -> bool | None:
+        """Whether the dealer took the up card (None while undecided)."""
+        return self._i.up_taken
+
+    @property
+    def leader(self) -> int | None:
+        """Who led (or is to lead) the current trick."""
+        return self._leader
+
+    def hand_of(self, seat: int) -> list[str]:
+        """Full-state access to a seat's current cards (engine-internal; UIs use `view`)."""
+        return [CARD_STRS[c] for c in cards_of(self._hands[seat])]
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState dealer={self.dealer} phase={self.phase.value} to_act={self._to_act} "
+            f"actions={len(self._actions)}>"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Dealing
+
+
+def _shuffled(cards: list[int], rng: Random) -> list[int]:
+    """Fisher-Yates driven by one big random number (much cheaper than rng.shuffle)."""
+    n = len(cards)
+    f = _FACT[n]
+    bits = f.bit_length() + 64
+    # Rejection keeps it exactly uniform; a retry happens with probability < 2**-64.
+    limit = ((1 << bits) // f) * f
+    r = rng.getrandbits(bits)
+    while r >= limit:
+        r = rng.getrandbits(bits)
+    r %= f
+    x = list(cards)
+    for i in range(n - 1, 0, -1):
+        r, j = divmod(r, i + 1)
+        x[i], x[j] = x[j], x[i]
+    return x
+
+
+_FACT = [1]
+for _k in range(1, 40):
+    _FACT.append(_FACT[-1] * _k)
+
+_DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
+
+
+def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
+    """Deal a new hand from `rng` (a random.Random) with `dealer` dealing."""
+    if type(dealer) is not int or not 0 <= dealer <= 2:
+        raise MalformedAction("dealer must be 0, 1 or 2")
+    x = _shuffled(_DECK_LISTS[rules.deck], rng)
+    hands = tuple(tuple(CARD_STRS[c] for c in x[5 * s : 5 * s + 5]) for s in range(3))
+    dummy = tuple(CARD_STRS[c] for c in x[15:20])
+    kitty = tuple(CARD_STRS[c] for c in x[20:])
+    return _start(rules, dealer, hands, dummy, kitty, {})
+
+
+def _start(
+    rules: Rules,
+    dealer: int,
+    hands: tuple[tuple[str, ...], ...],
+    dummy: tuple[str, ...],
+    kitty: tuple[str, ...],
+    extra: dict[str, Any],
+) -> HandState:
+    """The state right after a (validated) deal."""
+    i = _new(_Info)
+    i.rules = rules
+    i.dealer = dealer
+    i.deck = DECK_MASKS[rules.deck]
+    i.deal_hands = hands
+    i.dummy = dummy
+    i.kitty = kitty
+    i.up = CARD_INDEX[kitty[0]]
+    i.joker_suit = None
+    i.up_suit = -1 if i.up == JOKER else i.up >> 3
+    i.maker = None
+    i.trump = None
+    i.alone = ()
+    i.sitting_out = None
+    i.up_taken = None
+    i.dealer_discard = None
+    i.maker_discards = 0
+    i.dummy_used = False
+    i.extra = extra
+    i.n_active = 3
+    i.next_seat = (1, 2, 0)
+    i.suit_masks = ()
+    i.power = ()
+    i.eff = ()
+    s: HandState = _new(HandState)
+    hm = []
+    for h in hands:
+        m = 0
+        for c in h:
+            m |= 1 << CARD_INDEX[c]
+        hm.append(m)
+    s._i = i
+    s._hands = (hm[0], hm[1], hm[2])
+    s._trick = ()
+    s._leader = None
+    s._led = -1
+    s._won = (0, 0, 0)
+    s._tricks = ()
+    s._actions = ()
+    s._passes = 0
+    if i.up == JOKER:
+        s._phase = P_JOKER
+        s._to_act = dealer
+    else:
+        s._phase = P_BID1
+        s._to_act = (dealer + 1) % 3
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+_COMBOS = tuple(itertools.combinations(range(10), 5))
+_N_CHOICE = 1 + len(_COMBOS)
+
+
+class ActionList(list[Action]):
+    """The maker's 253 choices (alone, or one of 252 keep-fives), built on demand.
+
+    It behaves as a list; the dummy actions are only created when looked at,
+    so asking for legal actions stays cheap. Index 0 is "alone".
+    """
+
+    __slots__ = ("_seat", "_ten", "_lazy")
+
+    def __init__(self, seat: int, ten: tuple[str, ...]) -> None:
+        super().__init__()
+        self._seat = seat
+        self._ten = ten
+        self._lazy = True
+
+    def _item(self, k: int) -> Action:
+        if k == 0:
+            return A.ALONE[self._seat]
+        ten = self._ten
+        return Action(self._seat, "dummy", keep=tuple([ten[j] for j in _COMBOS[k - 1]]))
+
+    def _force(self) -> None:
+        if self._lazy:
+            self._lazy = False
+            list.extend(self, [self._item(k) for k in range(_N_CHOICE)])
+
+    def __len__(self) -> int:
+        return _N_CHOICE if self._lazy else list.__len__(self)
+
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> Action: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: SupportsIndex | slice) -> Action | list[Action]:
+        if self._lazy and type(i) is int:
+            k = i + _N_CHOICE if i < 0 else i
+            if not 0 <= k < _N_CHOICE:
+                raise IndexError("list index out of range")
+            return self._item(k)
+        self._force()
+        return list.__getitem__(self, i)
+
+    def __iter__(self) -> Iterator[Action]:
+        self._force()
+        return list.__iter__(self)
+
+
+def _forcing(name: str) -> Callable[..., Any]:
+    base = getattr(list, name)
+
+    def method(self: ActionList, *args: Any) -> Any:
+        self._force()
+        return base(self, *args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in (
+    "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__repr__",
+    "__reversed__", "__add__", "__mul__", "__rmul__", "__iadd__", "__imul__", "__setitem__",
+    "__delitem__", "__reduce_ex__", "append", "extend", "insert", "pop", "remove", "reverse",
+    "sort", "clear", "index", "count", "copy",
+):  # fmt: skip
+    setattr(ActionList, _name, _forcing(_name))
+
+
+_PLAY_CACHE: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {}, {})
+
+
+def _play_list(seat: int, m: int) -> list[Action]:
+    cache = _PLAY_CACHE[seat]
+    r = cache.get(m)
+    if r is None:
+        row = A.PLAY[seat]
+        r = tuple([row[c] for c in cards_of(m)])
+        if len(cache) > 50000:
+            cache.clear()
+        cache[m] = r
+    return list(r)
+
+
+def legal_actions(state: HandState) -> list[Action]:
+    """Every action the seat to act may take now (empty once the hand is over)."""
+    ph = state._phase
+    seat = state._to_act
+    if ph == P_PLAY:
+        h = state._hands[seat]  # type: ignore[index]
+        if state._trick:
+            m = h & state._i.suit_masks[state._led]
+            return _play_list(seat, m or h)  # type: ignore[arg-type]
+        return _play_list(seat, h)  # type: ignore[arg-type]
+    if ph == P_OVER or seat is None:
+        return []
+    i = state._i
+    if ph == P_BID1:
+        return [A.PASS[seat], A.ORDER[seat]]
+    if ph == P_DEFENDER:
+        return [A.PASS[seat], A.ALONE[seat]]
+    if ph == P_PICKUP:
+        row = A.PICKUP[seat]
+        out = [row[c] for c in cards_of(state._hands[seat] | 1 << i.up)]
+        if i.maker != seat:
+            out.append(A.LEAVE[seat])
+        return out
+    if ph == P_BID2:
+        out = []
+        if not (i.rules.stick_the_dealer and seat == i.dealer):
+            out.append(A.PASS[seat])
+        turned_ok = i.rules.second_round_turned_suit
+        for x in range(4):
+            if turned_ok or x != i.up_suit:
+                out.append(A.NAME[seat][x])
+        return out
+    if ph == P_MAKER:
+        return ActionList(seat, tuple(_ten_cards(state)))
+    if ph == P_JOKER:
+        return list(A.JOKER_SUIT[seat])
+    raise AssertionError(ph)  # pragma: no cover
+
+
+def _ten_cards(state: HandState) -> list[str]:
+    """The maker's hand plus the dummy, in display order."""
+    i = state._i
+    ten = cards_of(state._hands[i.maker]) + [CARD_INDEX[c] for c in i.dummy]  # type: ignore[index]
+    ten.sort(key=lambda c: sort_key(c, i.trump))
+    return [CARD_STRS[c] for c in ten]
+
+
+def maker_exchange_cards(state: HandState) -> list[str]:
+    """The ten cards the maker chooses five from, once committed to the dummy.
+
+    Only for the maker's own use after they decided to use the dummy (the UI's
+    second step); the dummy is not part of any view before that.
+    """
+    if state._phase != P_MAKER:
+        raise IllegalAction("The maker is not choosing now")
+    return _ten_cards(state)
+
+
+# ---------------------------------------------------------------------------
+# Applying an action
+
+
+def apply(state: HandState, action: Action) -> HandState:
+    """The state after `action`; raises IllegalAction/MalformedAction and changes nothing."""
+    ph = state._phase
+    if ph == P_PLAY:
+        if action.seat == state._to_act and action.type == "play":
+            return _apply_play(state, action)
+    elif ph == P_OVER:
+        raise IllegalAction("The hand is over")
+    seat = action.seat
+    if seat != state._to_act:
+        if type(seat) is not int or not 0 <= seat <= 2:
+            raise MalformedAction("seat must be 0, 1 or 2")
+        raise IllegalAction("It is not your turn")
+    t = action.type
+    if t not in ACTION_TYPES:
+        raise MalformedAction(f"unknown action type {t!r}")
+    return _APPLY[ph](state, action, t)
+
+
+def _apply_play(s: HandState, a: Action) -> HandState:
+    card = a.card
+    c = _CI_get(card) if card.__class__ is str else None  # type: ignore[arg-type]
+    if c is None:
+        raise MalformedAction("Play a card" if card is None else f"not a card: {card!r}")
+    b = 1 << c
+    i = s._i
+    if not b & i.deck:
+        raise MalformedAction(f"{card} is not in this deck")
+    seat = a.seat
+    hands = s._hands
+    h = hands[seat]
+    if not h & b:
+        raise IllegalAction(f"You do not hold the {card_name(c)}")
+    trick = s._trick
+    if trick:
+        led = s._led
+        m = h & i.suit_masks[led]
+        if m and not m & b:
+            raise IllegalAction(f"You must follow {SUIT_NAMES[led]}")
+    else:
+        led = i.eff[c]
+    h ^= b
+    n: HandState = _new(HandState)
+    n._i = i
+    if seat == 0:
+        n._hands = (h, hands[1], hands[2])
+    elif seat == 1:
+        n._hands = (hands[0], h, hands[2])
+    else:
+        n._hands = (hands[0], hands[1], h)
+    n._actions = s._actions + (a,)
+    n._passes = 0
+    trick = trick + (_PAIR[seat][c],)
+    if len(trick) < i.n_active:
+        n._phase = P_PLAY
+        n._to_act = i.next_seat[seat]
+        n._trick = trick
+        n._leader = s._leader
+        n._led = led
+        n._won = s._won
+        n._tricks = s._tricks
+        return n
+    power = i.power[led]
+    best = -1
+    w = seat
+    for ps, pc in trick:
+        p = power[pc]
+        if p > best:
+            best = p
+            w = ps
+    won = s._won
+    if w == 0:
+        n._won = (won[0] + 1, won[1], won[2])
+    elif w == 1:
+        n._won = (won[0], won[1] + 1, won[2])
+    else:
+        n._won = (won[0], won[1], won[2] + 1)
+    tricks = s._tricks + ((s._leader, trick, w),)  # type: ignore[operator]
+    n._tricks = tricks
+    n._trick = ()
+    n._led = -1
+    if len(tricks) == 5:
+        n._phase = P_OVER
+        n._to_act = None
+        n._leader = None
+    else:
+        n._phase = P_PLAY
+        n._to_act = w
+        n._leader = w
+    return n
+
+
+def _wrong(what: str) -> IllegalAction:
+    return IllegalAction(what)
+
+
+def _apply_joker(s: HandState, a: Action, t: str) -> HandState:
+    if t != "joker_suit":
+        raise _wrong("The dealer must first name a suit for the Joker")
+    x = _suit(a)
+    n = s._clone()
+    i = s._i.copy()
+    i.joker_suit = x
+    i.up_suit = x
+    _set(n, _i=i, _phase=P_BID1, _to_act=(i.dealer + 1) % 3, _actions=s._actions + (a,))
+    return n
+
+
+def _apply_bid1(s: HandState, a: Action, t: str) -> HandState:
+    i = s._i
+    if t == "pass":
+        n = s._clone()
+        passes = s._passes + 1
+        if passes == 3:
+            _set(n, _phase=P_BID2, _to_act=(i.dealer + 1) % 3, _passes=0)
+            i = i.copy()
+            i.up_taken = False
+            _set(n, _i=i)
+        else:
+            _set(n, _to_act=(a.seat + 1) % 3, _passes=passes)
+        _set(n, _actions=s._actions + (a,))
+        return n
+    if t == "order":
+        i = i.copy()
+        i.maker = a.seat
+        _set_trump(i, i.up_suit)
+        n = s._clone()
+        _set(n, _i=i, _phase=P_PICKUP, _to_act=i.dealer, _passes=0, _actions=s._actions + (a,))
+        return n
+    raise _wrong(f"{call_name(i.dealer, a.seat)} or pass")
+
+
+def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
+    i = s._i
+    if t == "pickup":
+        d = _card(a.discard, "discard", i.deck)
+        seat = a.seat
+        six = s._hands[seat] | 1 << i.up
+        if not six & 1 << d:
+            raise IllegalAction(f"You cannot discard the {card_name(d)}: it is not in your hand")
+        i = i.copy()
+        i.up_taken = True
+        i.dealer_discard = d
+        n = s._clone()
+        _set(n, _i=i, _hands=_with(s._hands, seat, six ^ 1 << d))
+    elif t == "leave":
+        if i.maker == a.seat:
+            raise IllegalAction("The dealer who accepted must pick up the up card")
+        i = i.copy()
+        i.up_taken = False
+        n = s._clone()
+        _set(n, _i=i)
+    else:
+        raise _wrong("Pick up the up card or leave it")
+    _set(n, _phase=P_MAKER, _to_act=i.maker, _actions=s._actions + (a,))
+    return n
+
+
+def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
+    i = s._i
+    if t == "pass":
+        if a.seat == i.dealer and i.rules.stick_the_dealer:
+            raise IllegalAction("Stick the dealer: the dealer must name a suit")
+        n = s._clone()
+        passes = s._passes + 1
+        if passes == 3:
+            _set(n, _phase=P_OVER, _to_act=None, _passes=0)
+        else:
+            _set(n, _to_act=(a.seat + 1) % 3, _passes=passes)
+        _set(n, _actions=s._actions + (a,))
+        return n
+    if t == "name":
+        x = _suit(a)
+        if x == i.up_suit and not i.rules.second_round_turned_suit:
+            raise IllegalAction(f"You may not name {SUIT_NAMES[x]}, the turned-down suit")
+        i = i.copy()
+        i.maker = a.seat
+        _set_trump(i, x)
+        n = s._clone()
+        _set(n, _i=i, _phase=P_MAKER, _to_act=a.seat, _passes=0, _actions=s._actions + (a,))
+        return n
+    raise _wrong("Name a suit or pass")
+
+
+def _apply_maker(s: HandState, a: Action, t: str) -> HandState:
+    i = s._i
+    seat = a.seat
+    if t == "alone":
+        i = i.copy()
+        i.alone = (seat,)
+        n = s._clone()
+    elif t == "dummy":
+        keep = a.keep
+        if keep is None:
+            raise MalformedAction("Choose the five cards to keep")
+        ten = s._hands[seat]
+        for c in i.dummy:
+            ten |= 1 << CARD_INDEX[c]
+        m = 0
+        for k in keep:
+            c = _CI_get(k) if k.__class__ is str else None
+            if c is None or not ten & 1 << c:
+                raise IllegalAction("Keep must be five of the ten cards")
+            m |= 1 << c
+        if len(keep) != 5 or m.bit_count() != 5:
+            raise MalformedAction("Keep must be five of the ten cards")
+        i = i.copy()
+        i.dummy_used = True
+        i.maker_discards = ten ^ m
+        n = s._clone()
+        _set(n, _hands=_with(s._hands, seat, m))
+    else:
+        raise _wrong("Use the dummy or go alone")
+    _set(n, _i=i, _phase=P_DEFENDER, _to_act=(seat + 1) % 3, _actions=s._actions + (a,))
+    return n
+
+
+def _apply_defender(s: HandState, a: Action, t: str) -> HandState:
+    i = s._i
+    seat = a.seat
+    first = (i.maker + 1) % 3  # type: ignore[operator]
+    other = (i.maker + 2) % 3  # type: ignore[operator]
+    if t == "alone":
+        i = i.copy()
+        i.alone = tuple(sorted(i.alone + (seat,)))
+        i.sitting_out = other if seat == first else first
+        n = s._clone()
+        _set(n, _i=i)
+        _start_play(n, i)
+    elif t == "pass":
+        n = s._clone()
+        if seat == first:
+            _set(n, _to_act=other)
+        else:
+            i = i.copy()
+            _set(n, _i=i)
+            _start_play(n, i)
+    else:
+        raise _wrong("Defend alone or pass")
+    _set(n, _actions=s._actions + (a,))
+    return n
+
+
+def _start_play(n: HandState, i: _Info) -> None:
+    """Fix who plays and who leads (RULES.md "The opening lead")."""
+    out = i.sitting_out
+    if out is None:
+        i.n_active = 3
+        i.next_seat = (1, 2, 0)
+    else:
+        i.n_active = 2
+        i.next_seat = tuple((s + 1) % 3 if (s + 1) % 3 != out else (s + 2) % 3 for s in range(3))  # type: ignore[assignment]
+    if not i.alone:
+        lead = (i.dealer + 1) % 3
+    elif len(i.alone) == 1:
+        lead = i.next_seat[i.alone[0]]
+    else:
+        lead = next(s for s in i.alone if s != i.maker)
+    _set(n, _phase=P_PLAY, _to_act=lead, _leader=lead, _trick=(), _led=-1)
+
+
+def _set_trump(i: _Info, x: int) -> None:
+    i.trump = x
+    i.suit_masks = SUIT_MASK[x]
+    i.power = POWER[x]
+    i.eff = EFF_SUIT[x]
+
+
+def _set(n: HandState, **kw: Any) -> None:
+    for k, v in kw.items():
+        object.__setattr__(n, k, v)
+
+
+def _with(hands: tuple[int, int, int], seat: int, m: int) -> tuple[int, int, int]:
+    h = list(hands)
+    h[seat] = m
+    return (h[0], h[1], h[2])
+
+
+def _suit(a: Action) -> int:
+    x = a.suit
+    if x is None:
+        raise MalformedAction("Name a suit")
+    if x.__class__ is not str or x not in SUIT_INDEX:
+        raise MalformedAction(f"not a suit: {x!r}")
+    return SUIT_INDEX[x]
+
+
+def _card(text: str | None, what: str, deck: int) -> int:
+    if text is None:
+        raise MalformedAction(f"the {what} is missing")
+    c = _CI_get(text) if text.__class__ is str else None
+    if c is None:
+        raise MalformedAction(f"not a card: {text!r}")
+    if not deck & 1 << c:
+        raise MalformedAction(f"{text} is not in this deck")
+    return c
+
+
+_APPLY: dict[int, Callable[[HandState, Action, str], HandState]] = {
+    P_JOKER: _apply_joker,
+    P_BID1: _apply_bid1,
+    P_PICKUP: _apply_pickup,
+    P_BID2: _apply_bid2,
+    P_MAKER: _apply_maker,
+    P_DEFENDER: _apply_defender,
+    P_PLAY: lambda s, a, t: _play_or_fail(s, a, t),
+}
+
+
+def _play_or_fail(s: HandState, a: Action, t: str) -> HandState:
+    if t != "play":
+        raise _wrong("Play a card")
+    return _apply_play(s, a)
+
+
+# ---------------------------------------------------------------------------
+# Scoring and result
+
+
+def points(state: HandState) -> list[int]:
+    """Points per seat for this hand (zeros until complete, or when thrown in)."""
+    i = state._i
+    if state._phase != P_OVER or i.maker is None:
+        return [0, 0, 0]
+    maker = i.maker
+    won = state._won[maker]
+    pts = [0, 0, 0]
+    if won >= 3:
+        if won == 5:
+            pts[maker] = i.rules.lone_maker_march if maker in i.alone else 3
+        else:
+            pts[maker] = 1
+    else:
+        defender_alone = any(s != maker for s in i.alone)
+        each = 4 if defender_alone and won == 0 else 2
+        for s in range(3):
+            if s != maker:
+                pts[s] = each
+    return pts
+
+
+def result(state: HandState) -> dict[str, Any]:
+    """The replay result of HAND_RECORD.md for this state (complete or not)."""
+    i = state._i
+    over = state._phase == P_OVER
+    return {
+        "complete": over,
+        "thrown_in": over and i.maker is None,
+        "maker": i.maker,
+        "trump": None if i.trump is None else SUITS[i.trump],
+        "alone": list(i.alone),
+        "sitting_out": i.sitting_out,
+        "tricks": list(state._won),
+        "points": points(state),
+    }

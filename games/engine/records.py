@@ -1,0 +1,146 @@
+"""Hand records (`euchre3-hand/1`): export, import, replay (HAND_RECORD.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action
+from .cards import CARD_INDEX, DECK_MASKS
+from .hand import HandState, _start, apply, result
+from .rules import EngineError, RecordError, Rules
+
+HAND_FORMAT = "euchre3-hand/1"
+_RECORD_KEYS = ("format", "rules", "dealer", "deal", "actions")
+
+
+def hand_to_record(state: HandState) -> dict[str, Any]:
+    """The hand record of a state (in progress or over), extra fields kept."""
+    i = state._i
+    rec: dict[str, Any] = {
+        "format": HAND_FORMAT,
+        "rules": i.rules.to_dict(),
+        "dealer": i.dealer,
+        "deal": {
+            "hands": [list(h) for h in i.deal_hands],
+            "dummy": list(i.dummy),
+            "kitty": list(i.kitty),
+        },
+        "actions": [a.to_dict() for a in state._actions],
+    }
+    for k, v in i.extra.items():
+        if k not in rec:
+            rec[k] = v
+    return rec
+
+
+def _fault(reason: str) -> dict[str, Any]:
+    return {"error": {"index": None, "action": None, "reason": reason}}
+
+
+def _check_deal(deal: Any, rules: Rules) -> str | None:
+    """The reason a deal is not well formed, or None."""
+    if not isinstance(deal, dict):
+        return "deal must be an object"
+    hands, dummy, kitty = deal.get("hands"), deal.get("dummy"), deal.get("kitty")
+    if not isinstance(hands, list) or len(hands) != 3 or not all(isinstance(h, list) for h in hands):
+        return "deal: hands must be three lists of cards"
+    if not isinstance(dummy, list) or not isinstance(kitty, list):
+        return "deal: dummy and kitty must be lists of cards"
+    deck = DECK_MASKS[rules.deck]
+    seen = 0
+    for c in [c for h in hands for c in h] + dummy + kitty:
+        k = CARD_INDEX.get(c) if isinstance(c, str) else None
+        if k is None or not deck & 1 << k:
+            return f"deck contents: {c!r} is not a card of this deck"
+        if seen & 1 << k:
+            return f"deck contents: {c} is dealt twice"
+        seen |= 1 << k
+    if seen != deck:
+        return "deck contents: cards are missing"
+    if any(len(h) != 5 for h in hands) or len(dummy) != 5 or len(kitty) != rules.kitty_size:
+        return "counts: five cards to each hand and the dummy, the rest in the kitty"
+    return None
+
+
+def _initial(record: Any) -> HandState | dict[str, Any]:
+    """The state before any action, or the index-null error of HAND_RECORD.md."""
+    if not isinstance(record, dict):
+        return _fault("format: a record must be an object")
+    if record.get("format") != HAND_FORMAT:
+        return _fault(f"format must be {HAND_FORMAT!r}")
+    raw_rules = record.get("rules", {})
+    if not isinstance(raw_rules, dict):
+        return _fault("rules must be an object")
+    try:
+        rules = Rules.from_dict(raw_rules)
+    except EngineError as e:
+        return _fault(e.reason if e.reason.startswith(("rules", "deck")) else "rules: " + e.reason)
+    dealer = record.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer <= 2:
+        return _fault("dealer must be 0, 1 or 2")
+    if "deal" not in record:
+        return _fault("deal is missing")
+    bad = _check_deal(record["deal"], rules)
+    if bad:
+        return _fault(bad)
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        return _fault("actions must be a list")
+    deal = record["deal"]
+    extra = {k: v for k, v in record.items() if k not in _RECORD_KEYS}
+    return _start(
+        rules,
+        dealer,
+        tuple(tuple(h) for h in deal["hands"]),
+        tuple(deal["dummy"]),
+        tuple(deal["kitty"]),
+        extra,
+    )
+
+
+def _replay(record: Any) -> tuple[HandState | None, dict[str, Any] | None]:
+    state = _initial(record)
+    if isinstance(state, dict):
+        return None, state
+    for idx, a in enumerate(record["actions"]):
+        reason = _action_fault(state, a)
+        if reason is None:
+            try:
+                state = apply(state, Action.from_dict(a))
+                continue
+            except EngineError as e:
+                reason = e.reason
+        return state, {"error": {"index": idx, "action": a, "reason": reason}}
+    return state, None
+
+
+def _action_fault(state: HandState, a: Any) -> str | None:
+    """The checks that come before the action's type and fields, in the specified order."""
+    if not isinstance(a, dict):
+        return "an action must be an object"
+    seat = a.get("seat")
+    if type(seat) is not int or not 0 <= seat <= 2:
+        return "seat must be 0, 1 or 2"
+    if state.over:
+        return "hand is over"
+    if seat != state.to_act:
+        return "not this seat's turn"
+    return None
+
+
+def replay_hand(record: Any) -> dict[str, Any]:
+    """Replay a hand record: its result, or {"error": {...}} as HAND_RECORD.md defines."""
+    state, err = _replay(record)
+    if err is not None:
+        return err
+    assert state is not None
+    return result(state)
+
+
+def hand_from_record(record: Any) -> HandState:
+    """Rebuild the state a hand record describes; raises RecordError (with `.error`)."""
+    state, err = _replay(record)
+    if err is not None:
+        raise RecordError(err["error"])
+    assert state is not None
+    return state

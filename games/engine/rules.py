@@ -1,0 +1,85 @@
+"""Table options (RULES.md) and the engine's errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises; `.reason` is readable by a player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class MalformedAction(EngineError):
+    """The input has the wrong shape (missing field, not a card, bad seat...)."""
+
+
+class IllegalAction(EngineError):
+    """A well-formed action that the rules do not allow now."""
+
+
+class RecordError(EngineError):
+    """A hand or game record that does not replay; `.error` is the replay error dict."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(str(error.get("reason", "bad record")))
+        self.error = error
+
+
+DECKS = ("24", "32", "25")
+RULE_KEYS = ("deck", "stick_the_dealer", "second_round_turned_suit", "lone_maker_march")
+KITTY_SIZE = {"24": 4, "32": 12, "25": 5}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The table options of RULES.md (the game's target lives in GameState)."""
+
+    deck: str = "24"
+    stick_the_dealer: bool = False
+    second_round_turned_suit: bool = False
+    lone_maker_march: int = 3
+
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        if not isinstance(self.deck, str) or self.deck not in DECKS:
+            raise MalformedAction('deck must be one of "24", "32", "25"')
+        if not isinstance(self.stick_the_dealer, bool):
+            raise MalformedAction("rules: stick_the_dealer must be true or false")
+        if not isinstance(self.second_round_turned_suit, bool):
+            raise MalformedAction("rules: second_round_turned_suit must be true or false")
+        m = self.lone_maker_march
+        if type(m) is not int or m not in (3, 4):
+            raise MalformedAction("rules: lone_maker_march must be 3 or 4")
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Rules:
+        """Validated rules from a record's `rules` object; missing keys take defaults."""
+        if d is None:
+            return cls()
+        if not isinstance(d, dict):
+            raise MalformedAction("rules must be an object")
+        for k in d:
+            if k not in RULE_KEYS:
+                raise MalformedAction(f"rules: unknown key {k!r}")
+        return cls(**d)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option, defaults filled in."""
+        return {
+            "deck": self.deck,
+            "stick_the_dealer": self.stick_the_dealer,
+            "second_round_turned_suit": self.second_round_turned_suit,
+            "lone_maker_march": self.lone_maker_march,
+        }
+
+    @property
+    def kitty_size(self) -> int:
+        """Cards left in the kitty after the deal (the up card included)."""
+        return KITTY_SIZE[self.deck]

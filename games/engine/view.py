@@ -1,0 +1,133 @@
+"""What one seat (or a spectator) may see of a hand: RULES.md "What each player may see"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_INDEX, CARD_STRS, SUITS, cards_of, sort_key
+from .hand import (
+    P_BID1,
+    P_JOKER,
+    P_MAKER,
+    P_OVER,
+    P_PICKUP,
+    HandState,
+    call_name,
+    legal_actions,
+    result,
+)
+
+
+def _sorted(cards: list[int], trump: int | None) -> list[str]:
+    cards.sort(key=lambda c: sort_key(c, trump))
+    return [CARD_STRS[c] for c in cards]
+
+
+def discards_of(state: HandState, seat: int) -> list[str]:
+    """A seat's own discards (dealer's one, maker's five), in display order."""
+    i = state._i
+    out = []
+    if seat == i.dealer and i.dealer_discard is not None:
+        out.append(i.dealer_discard)
+    if seat == i.maker:
+        out.extend(cards_of(i.maker_discards))
+    return _sorted(out, i.trump)
+
+
+def _public_action(d: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    if d["seat"] != viewer:
+        if d["type"] == "pickup":
+            d.pop("discard", None)
+        elif d["type"] == "dummy":
+            d.pop("keep", None)
+    return d
+
+
+def view(state: HandState, seat: int | None) -> dict[str, Any]:
+    """Everything `seat` may see now (None: a spectator), as a JSON-ready dict.
+
+    Keys:
+      seat, rules (dict), dealer, phase (str), to_act (seat or None),
+      hand: the seat's current cards in display order (trump first once known,
+        high to low within a suit); None for a spectator,
+      hand_counts: [n, n, n] cards each seat holds,
+      up_card: the turned card during the first round (and the Joker-suit
+        choice); afterwards only while the dealer holds it (taken, not yet
+        played); the whole deal is shown once the hand is over,
+      up_card_taken: None during the first round, then True/False,
+      up_suit: the up card's suit (the named suit for a Joker) or None,
+      joker_suit, maker, trump (suit letter or None), alone (list),
+      sitting_out,
+      dummy: the dummy's five cards, only for the maker who used it, else None,
+      my_discards: this seat's own discards (else []),
+      history: the public action list (a pickup's discard and a dummy's keep
+        are removed unless the viewer made that action),
+      tricks: completed tricks [{"leader", "cards": [[seat, card], ...], "winner"}],
+      current_trick: [[seat, card], ...] of the trick in progress,
+      leader: who leads / led the current trick (None before play),
+      tricks_won: [n, n, n],
+      legal_actions: action dicts, non-empty only when seat == to_act; the
+        maker's dummy choice is listed once as {"seat", "type": "dummy"}
+        without "keep" (the ten cards are not visible before that choice;
+        see maker_exchange_cards),
+      call_name: the first-round call's name for this seat (None for a spectator),
+      result: the replay result once over, else None,
+      deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt; else None.
+    """
+    i = state._i
+    ph = state._phase
+    over = ph == P_OVER
+    trump = i.trump
+    up: str | None = None
+    played = {c for t in state._tricks for _, c in t[1]} | {c for _, c in state._trick}
+    if ph in (P_JOKER, P_BID1, P_PICKUP) or over or (i.up_taken and i.up not in played):
+        up = CARD_STRS[i.up]
+    legal: list[dict[str, Any]] = []
+    if seat is not None and seat == state._to_act:
+        if ph == P_MAKER:
+            legal = [{"seat": seat, "type": "alone"}, {"seat": seat, "type": "dummy"}]
+        else:
+            legal = [a.to_dict() for a in legal_actions(state)]
+    deal = None
+    if over:
+        deal = {
+            "hands": [list(h) for h in i.deal_hands],
+            "dummy": list(i.dummy),
+            "kitty": list(i.kitty),
+            "discards": [discards_of(state, s) for s in range(3)],
+        }
+    return {
+        "seat": seat,
+        "rules": i.rules.to_dict(),
+        "dealer": i.dealer,
+        "phase": state.phase.value,
+        "to_act": state._to_act,
+        "hand": None if seat is None else _sorted(cards_of(state._hands[seat]), trump),
+        "hand_counts": [h.bit_count() for h in state._hands],
+        "up_card": up,
+        "up_card_taken": i.up_taken,
+        "up_suit": SUITS[i.up_suit] if i.up_suit >= 0 else None,
+        "joker_suit": None if i.joker_suit is None else SUITS[i.joker_suit],
+        "maker": i.maker,
+        "trump": None if trump is None else SUITS[trump],
+        "alone": list(i.alone),
+        "sitting_out": i.sitting_out,
+        "dummy": (
+            _sorted([CARD_INDEX[c] for c in i.dummy], trump)
+            if seat is not None and seat == i.maker and i.dummy_used
+            else None
+        ),
+        "my_discards": [] if seat is None else discards_of(state, seat),
+        "history": [_public_action(a.to_dict(), seat) for a in state._actions],
+        "tricks": [
+            {"leader": ld, "cards": [[s, CARD_STRS[c]] for s, c in t], "winner": w}
+            for ld, t, w in state._tricks
+        ],
+        "current_trick": [[s, CARD_STRS[c]] for s, c in state._trick],
+        "leader": state._leader,
+        "tricks_won": list(state._won),
+        "legal_actions": legal,
+        "call_name": None if seat is None else call_name(i.dealer, seat),
+        "result": result(state) if over else None,
+        "deal": deal,
+    }
