@@ -20,7 +20,9 @@ DEBUG = env.bool("DEBUG", default=True)
 
 # A development key only while DEBUG is on; production must provide one.
 if DEBUG:
-    SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-change-me-0123456789abcdefghij")
+    SECRET_KEY = env.str(
+        "SECRET_KEY", default="dev-only-insecure-key-change-me-0123456789abcdefghij"
+    )
 else:
     SECRET_KEY = env.str("SECRET_KEY")
 

@@ -84,13 +84,31 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup: None, django_db_blocker: object, redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
+def celery_worker(
+    django_db_setup: None, django_db_blocker: object, redis_url: str
+) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker process on the test database and Redis."""
     log = open(ROOT / "var" / "test-worker.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "euchre_site", "worker", "--loglevel=INFO",
-         "--concurrency=2", "--pool=prefork", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "euchre_site",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=2",
+            "--pool=prefork",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=service_env(redis_url),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     from euchre_site.celery import app
 
@@ -113,8 +131,21 @@ def daphne_server(django_db_setup: None, redis_url: str) -> Iterator[str]:
     port = embedded_redis.free_port()
     log = open(ROOT / "var" / "test-daphne.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "euchre_site.asgi:application"],
-        cwd=ROOT, env=service_env(redis_url), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "euchre_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=service_env(redis_url),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     try:
         embedded_redis.wait_until_listening(port, timeout=30)

@@ -7,7 +7,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    full_env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
     full_env.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=full_env, capture_output=True, text=True
@@ -16,8 +20,12 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_check_deploy_is_clean_with_production_settings():
     result = _manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DEBUG="0", SECRET_KEY="x" * 20 + "production-secret-key-with-enough-entropy-0123456789",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY="x" * 20 + "production-secret-key-with-enough-entropy-0123456789",
         ALLOWED_HOSTS="euchre.example.com",
     )
     assert result.returncode == 0, result.stdout + result.stderr

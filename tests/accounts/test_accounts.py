@@ -16,8 +16,12 @@ def alice():
 def test_sign_up_creates_the_account_and_signs_in(client):
     response = client.post(
         reverse("account_signup"),
-        {"username": "bob", "email": "bob@example.com",
-         "password1": "a-long-secret-9", "password2": "a-long-secret-9"},
+        {
+            "username": "bob",
+            "email": "bob@example.com",
+            "password1": "a-long-secret-9",
+            "password2": "a-long-secret-9",
+        },
     )
     assert response.status_code == 302
     user = User.objects.get(username="bob")
@@ -28,8 +32,12 @@ def test_sign_up_creates_the_account_and_signs_in(client):
 def test_sign_up_rejects_mismatched_passwords_and_creates_nothing(client):
     response = client.post(
         reverse("account_signup"),
-        {"username": "bob", "email": "bob@example.com",
-         "password1": "a-long-secret-9", "password2": "another-secret-9"},
+        {
+            "username": "bob",
+            "email": "bob@example.com",
+            "password1": "a-long-secret-9",
+            "password2": "another-secret-9",
+        },
     )
     assert response.status_code == 200
     assert b"You must type the same password each time" in response.content
@@ -37,7 +45,9 @@ def test_sign_up_rejects_mismatched_passwords_and_creates_nothing(client):
 
 
 def test_log_in_with_username_then_log_out(client, alice):
-    response = client.post(reverse("account_login"), {"login": "alice", "password": "correct-horse-battery"})
+    response = client.post(
+        reverse("account_login"), {"login": "alice", "password": "correct-horse-battery"}
+    )
     assert response.status_code == 302
     assert response["Location"] == reverse("games:lobby")
     assert client.get(reverse("accounts:profile")).status_code == 200
@@ -55,12 +65,16 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client, alice, mai
     client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["alice@example.com"]
-    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", mailoutbox[0].body).group(1)
+    link = re.search(
+        r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", mailoutbox[0].body
+    ).group(1)
 
     form_page = client.get(link, follow=True)
     assert form_page.status_code == 200
     action_url = form_page.redirect_chain[-1][0] if form_page.redirect_chain else link
-    response = client.post(action_url, {"password1": "brand-new-secret-7", "password2": "brand-new-secret-7"})
+    response = client.post(
+        action_url, {"password1": "brand-new-secret-7", "password2": "brand-new-secret-7"}
+    )
     assert response.status_code == 302
 
     alice.refresh_from_db()
@@ -79,14 +93,20 @@ def test_change_password(client, alice):
     client.force_login(alice)
     response = client.post(
         reverse("account_change_password"),
-        {"oldpassword": "correct-horse-battery", "password1": "fresh-secret-42", "password2": "fresh-secret-42"},
+        {
+            "oldpassword": "correct-horse-battery",
+            "password1": "fresh-secret-42",
+            "password2": "fresh-secret-42",
+        },
     )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("fresh-secret-42")
 
 
-@pytest.mark.parametrize("name", ["accounts:profile", "games:lobby", "games:my_games", "games:notifications"])
+@pytest.mark.parametrize(
+    "name", ["accounts:profile", "games:lobby", "games:my_games", "games:notifications"]
+)
 def test_anonymous_users_are_sent_to_log_in(client, name):
     url = reverse(name)
     response = client.get(url)
