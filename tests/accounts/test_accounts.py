@@ -65,9 +65,9 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client, alice, mai
     client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["alice@example.com"]
-    link = re.search(
-        r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", mailoutbox[0].body
-    ).group(1)
+    match = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", mailoutbox[0].body)
+    assert match, mailoutbox[0].body
+    link = match.group(1)
 
     form_page = client.get(link, follow=True)
     assert form_page.status_code == 200
