@@ -66,14 +66,27 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+# _BYTE_CARDS[p][b]: the cards of bits b (a byte) at byte position p of a mask.
+_BYTE_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * p + k for k in range(8) if b >> k & 1) for b in range(256)) for p in range(5)
+)
+_B0, _B1, _B2, _B3, _B4 = _BYTE_CARDS
+
+
+def cards_tuple(mask: int) -> tuple[int, ...]:
+    """The cards of a mask, lowest int first, as a tuple (a byte at a time: fast)."""
+    return (
+        _B0[mask & 255]
+        + _B1[mask >> 8 & 255]
+        + _B2[mask >> 16 & 255]
+        + _B3[mask >> 24 & 255]
+        + _B4[mask >> 32]
+    )
+
+
 def cards_of(mask: int) -> list[int]:
     """The cards of a mask, lowest int first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return list(cards_tuple(mask))
 
 
 def count(mask: int) -> int:

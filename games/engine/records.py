@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action
-from .cards import CARD_INDEX, DECK_MASKS
+from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
 from .hand import HandState, _start, apply, result
 from .rules import EngineError, RecordError, Rules
 
@@ -21,9 +21,9 @@ def hand_to_record(state: HandState) -> dict[str, Any]:
         "rules": i.rules.to_dict(),
         "dealer": i.dealer,
         "deal": {
-            "hands": [list(h) for h in i.deal_hands],
-            "dummy": list(i.dummy),
-            "kitty": list(i.kitty),
+            "hands": [[CARD_STRS[c] for c in h] for h in i.deal_hands],
+            "dummy": [CARD_STRS[c] for c in i.dummy],
+            "kitty": [CARD_STRS[c] for c in i.kitty],
         },
         "actions": [a.to_dict() for a in state._actions],
     }
@@ -91,9 +91,9 @@ def _initial(record: Any) -> HandState | dict[str, Any]:
     return _start(
         rules,
         dealer,
-        tuple(tuple(h) for h in deal["hands"]),
-        tuple(deal["dummy"]),
-        tuple(deal["kitty"]),
+        tuple(tuple(CARD_INDEX[c] for c in h) for h in deal["hands"]),
+        tuple(CARD_INDEX[c] for c in deal["dummy"]),
+        tuple(CARD_INDEX[c] for c in deal["kitty"]),
         extra,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_INDEX, CARD_STRS, SUITS, cards_of, sort_key
+from .cards import CARD_STRS, SUITS, cards_of, sort_key
 from .hand import (
     P_BID1,
     P_JOKER,
@@ -91,9 +91,9 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     deal = None
     if over:
         deal = {
-            "hands": [list(h) for h in i.deal_hands],
-            "dummy": list(i.dummy),
-            "kitty": list(i.kitty),
+            "hands": [[CARD_STRS[c] for c in h] for h in i.deal_hands],
+            "dummy": [CARD_STRS[c] for c in i.dummy],
+            "kitty": [CARD_STRS[c] for c in i.kitty],
             "discards": [discards_of(state, s) for s in range(3)],
         }
     return {
@@ -113,7 +113,7 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
         "alone": list(i.alone),
         "sitting_out": i.sitting_out,
         "dummy": (
-            _sorted([CARD_INDEX[c] for c in i.dummy], trump)
+            _sorted(list(i.dummy), trump)
             if seat is not None and seat == i.maker and i.dummy_used
             else None
         ),
