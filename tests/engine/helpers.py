@@ -1,0 +1,135 @@
+"""Small builders for engine tests: deals and hands written in card notation."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+from games.engine import (
+    Action,
+    HandState,
+    Rules,
+    apply,
+    hand_from_record,
+    legal_actions,
+)
+from games.engine.cards import CARD_STRS, deck_cards
+
+
+def spec_examples_dir() -> Path:
+    """spec/examples beside the repository (shared/), or $EUCHRE_SPEC_DIR."""
+    env = os.environ.get("EUCHRE_SPEC_DIR")
+    if env:
+        p = Path(env)
+        return p / "examples" if (p / "examples").is_dir() else p
+    return Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "examples"
+
+
+def load_examples(name: str) -> list[dict[str, Any]]:
+    """Lines of an example file, each {"record": ..., "expect": ...}."""
+    path = spec_examples_dir() / name
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def full_deal(
+    hands: dict[int, list[str]],
+    up: str,
+    deck: str = "24",
+    dummy: list[str] | None = None,
+) -> dict[str, Any]:
+    """A complete deal: the given cards where asked, the rest filled in deck order."""
+    used = {c for h in hands.values() for c in h} | {up} | set(dummy or [])
+    rest = [CARD_STRS[c] for c in deck_cards(deck) if CARD_STRS[c] not in used]
+    out_hands = []
+    for s in range(3):
+        h = list(hands.get(s, []))
+        while len(h) < 5:
+            h.append(rest.pop(0))
+        out_hands.append(h)
+    d = list(dummy or [])
+    while len(d) < 5:
+        d.append(rest.pop(0))
+    return {"hands": out_hands, "dummy": d, "kitty": [up] + rest}
+
+
+def record(
+    deal: dict[str, Any],
+    dealer: int = 0,
+    actions: list[dict[str, Any]] | None = None,
+    **rules: Any,
+) -> dict[str, Any]:
+    """A hand record."""
+    return {
+        "format": "euchre3-hand/1",
+        "rules": rules,
+        "dealer": dealer,
+        "deal": deal,
+        "actions": actions or [],
+    }
+
+
+def state_of(rec: dict[str, Any]) -> HandState:
+    """The state a record describes."""
+    return hand_from_record(rec)
+
+
+def act(state: HandState, **fields: Any) -> HandState:
+    """Apply an action given as record fields (seat defaults to the seat to act)."""
+    fields.setdefault("seat", state.to_act)
+    return apply(state, Action.from_dict(fields))
+
+
+def named_in_round_two(dealer: int, maker: int) -> list[dict[str, Any]]:
+    """Three first-round passes, then second-round passes up to the maker."""
+    out = [{"seat": (dealer + k) % 3, "type": "pass"} for k in (1, 2, 3)]
+    s = (dealer + 1) % 3
+    while s != maker:
+        out.append({"seat": s, "type": "pass"})
+        s = (s + 1) % 3
+    return out
+
+
+def to_play(
+    hands: dict[int, list[str]],
+    trump: str,
+    up: str,
+    dealer: int = 0,
+    maker: int = 1,
+    deck: str = "24",
+    maker_alone: bool = True,
+    **rules: Any,
+) -> HandState:
+    """A hand in the play phase: the maker named `trump` in round two, nobody else alone."""
+    deal = full_deal(hands, up, deck)
+    actions = named_in_round_two(dealer, maker) + [{"seat": maker, "type": "name", "suit": trump}]
+    if maker_alone:
+        actions.append({"seat": maker, "type": "alone"})
+    else:
+        keep = deal["hands"][maker]
+        actions.append({"seat": maker, "type": "dummy", "keep": keep})
+    actions += [
+        {"seat": (maker + 1) % 3, "type": "pass"},
+        {"seat": (maker + 2) % 3, "type": "pass"},
+    ]
+    return state_of(record(deal, dealer, actions, deck=deck, **rules))
+
+
+def random_playout(state: HandState, rng: random.Random) -> HandState:
+    """Finish a hand with random legal actions."""
+    while not state.over:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def rules_combos() -> list[Rules]:
+    """Every deck with every option."""
+    out = []
+    for deck in ("24", "32", "25"):
+        for stick in (False, True):
+            for turned in (False, True):
+                for march in (3, 4):
+                    out.append(Rules(deck, stick, turned, march))
+    return out
