@@ -32,7 +32,7 @@ from .hand import (
 )
 from .records import hand_from_record, hand_to_record, replay_hand
 from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
-from .view import view
+from .views import view
 
 __all__ = [
     "Action",

@@ -45,7 +45,7 @@ class Action:
         if t == "joker_suit" or t == "name":
             suit = d.get("suit")
             if suit is None:
-                raise MalformedAction("name a suit")
+                raise MalformedAction("Name a suit")
             if not isinstance(suit, str) or suit not in SUITS:
                 raise MalformedAction(f"not a suit: {suit!r}")
             used.add("suit")

@@ -9,7 +9,7 @@ from .actions import Action
 from .hand import HandState, apply, new_hand, points
 from .records import _replay, hand_to_record
 from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
-from .view import view
+from .views import view
 
 GAME_FORMAT = "euchre3-game/1"
 _GAME_KEYS = ("format", "target", "rules", "first_dealer", "hands")
