@@ -22,7 +22,7 @@ N_CARDS = 33
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_NAMES = ("7", "8", "9", "10", "Jack", "Queen", "King", "Ace")
 
-CARD_STRS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("JK",)
+CARD_STRS: tuple[str, ...] = (*tuple(r + s for s in SUITS for r in RANKS), "JK")
 CARD_INDEX: dict[str, int] = {c: i for i, c in enumerate(CARD_STRS)}
 SUIT_INDEX: dict[str, int] = {s: i for i, s in enumerate(SUITS)}
 

@@ -18,7 +18,7 @@ _GAME_KEYS = ("format", "target", "rules", "first_dealer", "hands")
 class GameState:
     """A game at one moment: immutable; `game_start_hand`/`game_apply` return new ones."""
 
-    __slots__ = ("_rules", "_target", "_first_dealer", "_hands", "_scores", "_winner", "_extra")
+    __slots__ = ("_extra", "_first_dealer", "_hands", "_rules", "_scores", "_target", "_winner")
 
     _rules: Rules
     _target: int
@@ -148,7 +148,7 @@ def game_start_hand(game: GameState, rng: Random) -> GameState:
         game._rules,
         game._target,
         game._first_dealer,
-        game._hands + (new_hand(game._rules, dealer, rng),),
+        (*game._hands, new_hand(game._rules, dealer, rng)),
         game._scores,
         None,
         game._extra,
@@ -160,7 +160,7 @@ def game_apply(game: GameState, action: Action) -> GameState:
     cur = game.current
     if cur is None:
         raise IllegalAction("The game is over" if game.over else "No hand is in progress")
-    return _with_hand(game, game._hands[:-1] + (apply(cur, action),))
+    return _with_hand(game, (*game._hands[:-1], apply(cur, action)))
 
 
 def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
@@ -171,10 +171,7 @@ def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
     hand: {"dealer", "result", "deal"}, or None).
     """
     hands = game._hands
-    if hands:
-        v = view(hands[-1], seat)
-    else:
-        v = _empty_view(game, seat)
+    v = view(hands[-1], seat) if hands else _empty_view(game, seat)
     done = [h for h in hands if h.over]
     last = None
     if done:
@@ -290,7 +287,7 @@ def _replay_game(record: Any) -> tuple[GameState | None, dict[str, Any] | None]:
         assert state is not None
         if not state.over and n != len(hands) - 1:
             return game, _fault(n, "hand is not complete")
-        game = _with_hand(game, game._hands + (state,))
+        game = _with_hand(game, (*game._hands, state))
     return game, None
 
 

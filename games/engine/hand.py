@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from enum import Enum
+from enum import StrEnum
 from random import Random
 from typing import Any, SupportsIndex, overload
 
@@ -36,7 +36,7 @@ from .cards import (
 from .rules import IllegalAction, MalformedAction, Rules
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Whose decision the hand waits for."""
 
     JOKER_SUIT = "joker_suit"
@@ -68,30 +68,30 @@ class _Info:
     """What a hand fixes as it goes (deal, bidding outcome); shared between states."""
 
     __slots__ = (
-        "rules",
-        "dealer",
-        "deck",
+        "alone",
         "deal_hands",
+        "dealer",
+        "dealer_discard",
+        "deck",
         "dummy",
         "dummy_mask",
-        "kitty",
-        "up",
-        "up_suit",
-        "joker_suit",
-        "maker",
-        "trump",
-        "alone",
-        "sitting_out",
-        "up_taken",
-        "dealer_discard",
-        "maker_discards",
         "dummy_used",
+        "eff",
         "extra",
+        "joker_suit",
+        "kitty",
+        "maker",
+        "maker_discards",
         "n_active",
         "next_seat",
-        "suit_masks",
         "power",
-        "eff",
+        "rules",
+        "sitting_out",
+        "suit_masks",
+        "trump",
+        "up",
+        "up_suit",
+        "up_taken",
     )
 
     rules: Rules
@@ -135,24 +135,24 @@ def _make_info_copy() -> Callable[[_Info], _Info]:
     return ns["copy"]  # type: ignore[no-any-return]
 
 
-_Info.copy = _make_info_copy()  # type: ignore[method-assign]
+_Info.copy = _make_info_copy()  # type: ignore[method-assign,assignment]
 
 
 class HandState:
     """A hand at one moment. Read it through the properties, `view` and `result`."""
 
     __slots__ = (
-        "_i",
-        "_phase",
-        "_to_act",
+        "_actions",
         "_hands",
-        "_trick",
+        "_i",
         "_leader",
         "_led",
-        "_won",
-        "_tricks",
-        "_actions",
         "_passes",
+        "_phase",
+        "_to_act",
+        "_trick",
+        "_tricks",
+        "_won",
     )
 
     _i: _Info
@@ -163,7 +163,7 @@ class HandState:
     _leader: int | None
     _led: int
     _won: tuple[int, int, int]
-    _tricks: tuple[tuple[int, tuple[tuple[int, int], ...], int], ...]
+    _tricks: tuple[tuple[int | None, tuple[tuple[int, int], ...], int], ...]
     _actions: tuple[Action, ...]
     _passes: int
 
@@ -337,8 +337,13 @@ def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
         b[x[15]] | b[x[16]] | b[x[17]] | b[x[18]] | b[x[19]],
     )
     return _start(
-        rules, dealer, (tuple(x[0:5]), tuple(x[5:10]), tuple(x[10:15])), tuple(x[15:20]),
-        tuple(x[20:]), {}, masks,
+        rules,
+        dealer,
+        (tuple(x[0:5]), tuple(x[5:10]), tuple(x[10:15])),
+        tuple(x[15:20]),
+        tuple(x[20:]),
+        {},
+        masks,
     )
 
 
@@ -423,7 +428,7 @@ class ActionList(list[Action]):
     so asking for legal actions stays cheap. Index 0 is "alone".
     """
 
-    __slots__ = ("_seat", "_ten", "_lazy")
+    __slots__ = ("_lazy", "_seat", "_ten")
 
     def __init__(self, seat: int, ten: tuple[int, ...]) -> None:
         super().__init__()
@@ -435,7 +440,9 @@ class ActionList(list[Action]):
         if k == 0:
             return A.ALONE[self._seat]
         ten = self._ten
-        return Action(self._seat, "dummy", None, None, None, tuple([_CS[ten[j]] for j in _COMBOS[k - 1]]))
+        return Action(
+            self._seat, "dummy", None, None, None, tuple([_CS[ten[j]] for j in _COMBOS[k - 1]])
+        )
 
     def _force(self) -> None:
         if self._lazy:
@@ -604,7 +611,7 @@ def apply(state: HandState, action: Action) -> HandState:
         n._hands = (hands[0], h, hands[2])
     else:
         n._hands = (hands[0], hands[1], h)
-    n._actions = s._actions + (a,)
+    n._actions = s._actions + (a,)  # noqa: RUF005 (faster than unpacking)
     n._passes = 0
     trick += (_PAIR[seat][c],)
     if len(trick) < i.n_active:
@@ -632,7 +639,7 @@ def apply(state: HandState, action: Action) -> HandState:
         n._won = (won[0], won[1] + 1, won[2])
     else:
         n._won = (won[0], won[1], won[2] + 1)
-    tricks = s._tricks + ((s._leader, trick, w),)  # type: ignore[operator]
+    tricks = s._tricks + ((s._leader, trick, w),)  # noqa: RUF005
     n._tricks = tricks
     n._trick = ()
     n._led = -1
@@ -671,7 +678,7 @@ def _wrong(what: str) -> IllegalAction:
 def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
     """A copy of `s` with `a` recorded (and a new info object if given)."""
     n = s._clone()
-    n._actions = s._actions + (a,)
+    n._actions = s._actions + (a,)  # noqa: RUF005 (faster than unpacking)
     if i is not None:
         n._i = i
     return n
@@ -813,7 +820,7 @@ def _apply_defender(s: HandState, a: Action, t: str) -> HandState:
     other = (i.maker + 2) % 3  # type: ignore[operator]
     if t == "alone":
         i = i.copy()
-        i.alone = tuple(sorted(i.alone + (seat,)))
+        i.alone = tuple(sorted((*i.alone, seat)))
         i.sitting_out = other if seat == first else first
         n = _next(s, a, i)
         _start_play(n, i)

@@ -42,7 +42,11 @@ def _check_deal(deal: Any, rules: Rules) -> str | None:
     if not isinstance(deal, dict):
         return "deal must be an object"
     hands, dummy, kitty = deal.get("hands"), deal.get("dummy"), deal.get("kitty")
-    if not isinstance(hands, list) or len(hands) != 3 or not all(isinstance(h, list) for h in hands):
+    if (
+        not isinstance(hands, list)
+        or len(hands) != 3
+        or not all(isinstance(h, list) for h in hands)
+    ):
         return "deal: hands must be three lists of cards"
     if not isinstance(dummy, list) or not isinstance(kitty, list):
         return "deal: dummy and kitty must be lists of cards"

@@ -52,7 +52,7 @@ def full_deal(
     d = list(dummy or [])
     while len(d) < 5:
         d.append(rest.pop(0))
-    return {"hands": out_hands, "dummy": d, "kitty": [up] + rest}
+    return {"hands": out_hands, "dummy": d, "kitty": [up, *rest]}
 
 
 def record(
@@ -104,7 +104,7 @@ def to_play(
 ) -> HandState:
     """A hand in the play phase: the maker named `trump` in round two, nobody else alone."""
     deal = full_deal(hands, up, deck)
-    actions = named_in_round_two(dealer, maker) + [{"seat": maker, "type": "name", "suit": trump}]
+    actions = [*named_in_round_two(dealer, maker), {"seat": maker, "type": "name", "suit": trump}]
     if maker_alone:
         actions.append({"seat": maker, "type": "alone"})
     else:

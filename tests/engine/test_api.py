@@ -145,7 +145,9 @@ def test_follow_suit_message() -> None:
 
 
 def test_action_after_the_hand_is_over() -> None:
-    s = state_of(record(full_deal({}, "AS"), 0, [{"seat": x, "type": "pass"} for x in (1, 2, 0) * 2]))
+    s = state_of(
+        record(full_deal({}, "AS"), 0, [{"seat": x, "type": "pass"} for x in (1, 2, 0) * 2])
+    )
     assert s.over
     with pytest.raises(IllegalAction, match="The hand is over"):
         apply(s, Action(1, "pass"))
@@ -192,7 +194,9 @@ def test_incomplete_record_result() -> None:
 
 
 def test_view_shape_and_hidden_information() -> None:
-    deal = full_deal({1: ["9C", "TC", "JC", "QC", "KC"]}, "AS", dummy=["AC", "AD", "AH", "KS", "QS"])
+    deal = full_deal(
+        {1: ["9C", "TC", "JC", "QC", "KC"]}, "AS", dummy=["AC", "AD", "AH", "KS", "QS"]
+    )
     s = state_of(record(deal, 0))
     v1 = view(s, 1)
     assert v1["hand"] == ["KC", "QC", "JC", "TC", "9C"]
@@ -260,7 +264,8 @@ def test_game_record_errors() -> None:
     hand = record(full_deal({}, "AS"), 1, [{"seat": 2, "type": "order"}])
     base = {"format": "euchre3-game/1", "target": 5, "rules": {}, "first_dealer": 1}
     assert replay_game(dict(base, hands=[hand, hand]))["error"] == {
-        "hand": 0, "reason": "hand is not complete"
+        "hand": 0,
+        "reason": "hand is not complete",
     }
     other_rules = dict(hand, rules={"deck": "32"})
     assert replay_game(dict(base, hands=[other_rules]))["error"]["hand"] == 0

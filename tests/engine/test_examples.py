@@ -39,8 +39,10 @@ def test_hand_example_replays_to_its_expectation(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", _games(), ids=lambda c: "")
 def test_game_example_replays_to_its_expectation(case: dict[str, Any]) -> None:
-    got = replay_game(case["record"]) if case["record"].get("format") == "euchre3-game/1" else (
-        replay_hand(case["record"])
+    got = (
+        replay_game(case["record"])
+        if case["record"].get("format") == "euchre3-game/1"
+        else (replay_hand(case["record"]))
     )
     expect = case["expect"]
     if "error" in expect:

@@ -98,8 +98,8 @@ def test_plain_suit_order_from_top() -> None:
     ],
 )
 def test_must_follow_suit(hand: list[str], led: str, trump: str, legal: list[str]) -> None:
-    deck = "25" if "JK" in hand + [led] else ("32" if any(c[0] in "78" for c in hand) else "24")
-    up = next(c for c in ("9S", "9C", "9D", "9H") if c not in hand + [led] and c[1] != trump)
+    deck = "25" if "JK" in [*hand, led] else ("32" if any(c[0] in "78" for c in hand) else "24")
+    up = next(c for c in ("9S", "9C", "9D", "9H") if c not in [*hand, led] and c[1] != trump)
     # Seat 1 names trump and goes alone, so seat 2 (left of the maker) leads; seat 0 follows.
     s = to_play({0: hand, 2: [led]}, trump=trump, up=up, dealer=0, maker=1, deck=deck)
     assert s.phase == Phase.PLAY and s.to_act == 2

@@ -58,7 +58,7 @@ def _play(
 ) -> dict[str, Any]:
     hands = DEALS[deal_name]
     deal = full_deal(hands, "JS", rules.get("deck", "24"))
-    actions = named_in_round_two(0, 1) + [{"seat": 1, "type": "name", "suit": "H"}]
+    actions = [*named_in_round_two(0, 1), {"seat": 1, "type": "name", "suit": "H"}]
     if maker_alone:
         actions.append({"seat": 1, "type": "alone"})
     else:
@@ -115,7 +115,9 @@ def test_scoring_row(
         assert res["tricks"][1] == tricks1, res
         assert sum(res["tricks"]) == 5
         assert res["points"] == points, res
-        alone = sorted(([1] if maker_alone else []) + ([defender_alone] if defender_alone is not None else []))
+        alone = sorted(
+            ([1] if maker_alone else []) + ([defender_alone] if defender_alone is not None else [])
+        )
         assert res["alone"] == alone
         expected_out = None if defender_alone is None else (2 if defender_alone == 0 else 0)
         assert res["sitting_out"] == expected_out
@@ -136,7 +138,7 @@ def test_scoring_row(
 )
 def test_opening_lead(maker_alone: bool, defender_alone: int | None, leader: int) -> None:
     deal = full_deal({}, "JS")
-    actions = named_in_round_two(0, 1) + [{"seat": 1, "type": "name", "suit": "H"}]
+    actions = [*named_in_round_two(0, 1), {"seat": 1, "type": "name", "suit": "H"}]
     actions.append(
         {"seat": 1, "type": "alone"}
         if maker_alone
@@ -244,7 +246,9 @@ def test_dealer_may_discard_the_up_card() -> None:
 
 
 def test_dummy_exchange_keeps_five_of_ten() -> None:
-    deal = full_deal({1: ["9C", "TC", "JC", "QC", "KC"]}, "AS", dummy=["AC", "AD", "AH", "KS", "QS"])
+    deal = full_deal(
+        {1: ["9C", "TC", "JC", "QC", "KC"]}, "AS", dummy=["AC", "AD", "AH", "KS", "QS"]
+    )
     s = state_of(record(deal, 0, [{"seat": 1, "type": "order"}, {"seat": 0, "type": "leave"}]))
     assert s.phase == Phase.MAKER_CHOICE
     choices = legal_actions(s)
@@ -252,7 +256,11 @@ def test_dummy_exchange_keeps_five_of_ten() -> None:
     assert len({a.keep for a in choices if a.type == "dummy"}) == 252
     s2 = act(s, type="dummy", keep=["AC", "AD", "AH", "KS", "KC"])
     assert sorted(s2.hand_of(1)) == sorted(["AC", "AD", "AH", "KS", "KC"])
-    for bad in (["AC", "AD", "AH", "KS"], ["AC", "AD", "AH", "KS", "KS"], ["AC", "AD", "AH", "KS", "AS"]):
+    for bad in (
+        ["AC", "AD", "AH", "KS"],
+        ["AC", "AD", "AH", "KS", "KS"],
+        ["AC", "AD", "AH", "KS", "AS"],
+    ):
         with pytest.raises(ValueError, match="five of the ten"):
             act(s, type="dummy", keep=bad)
 
