@@ -167,11 +167,16 @@ POWER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-def effective_suit(card: int, trump: int | None) -> int:
-    """The suit a card follows: trump for the bowers and the Joker (-1: Joker, no trump)."""
-    if trump is None:
-        return suit_of(card)
-    return EFF_SUIT[trump][card]
+def effective_suit(card: int | str, trump: int | str | None) -> int:
+    """The suit (0..3) a card follows: trump for the bowers and the Joker (-1: Joker, no trump).
+
+    Accepts ints or notation ("JD", "H"); bots on a hot path use EFF_SUIT directly.
+    """
+    c = card_from_str(card) if isinstance(card, str) else card
+    t = SUIT_INDEX[trump] if isinstance(trump, str) else trump
+    if t is None:
+        return suit_of(c)
+    return EFF_SUIT[t][c]
 
 
 def trick_winner(cards_in_order: Sequence[int], led_by_first: int | None, trump: int) -> int:

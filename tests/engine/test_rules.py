@@ -136,3 +136,8 @@ def test_suit_name() -> None:
 )  # fmt: skip
 def test_call_names(dealer: int, seat: int, name: str) -> None:
     assert call_name(dealer, seat) == name
+
+
+def test_effective_suit_accepts_notation() -> None:
+    assert effective_suit("JD", "H") == SUIT_INDEX["H"]
+    assert effective_suit("JK", None) == -1
