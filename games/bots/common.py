@@ -1,0 +1,296 @@
+"""What a bot knows, read from one seat's view (never from the full state).
+
+`Knowledge.from_view` turns the JSON-ready view dict of `games.engine.view`
+(or `game_view`, which adds `scores` and `target`) into bitmask cards and the
+facts a player can infer: who showed out of which suit, which cards are gone,
+where the dealer's up card is. Every bot starts here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.cards import (
+    CARD_INDEX,
+    CARD_STRS,
+    DECK_MASKS,
+    EFF_SUIT,
+    JOKER,
+    POWER,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUITS,
+    cards_of,
+)
+
+Action = dict[str, Any]
+
+# ORDER[trump][suit]: the cards that follow `suit` under `trump`, strongest first.
+ORDER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            sorted(
+                (c for c in range(33) if EFF_SUIT[t][c] == s),
+                key=lambda c, t=t, s=s: -POWER[t][s][c],
+            )
+        )
+        for s in range(4)
+    )
+    for t in range(4)
+)
+
+
+def card(text: str) -> int:
+    """Card notation to int."""
+    return CARD_INDEX[text]
+
+
+def mask(cards: Any) -> int:
+    """Mask of cards given in notation."""
+    m = 0
+    for c in cards or ():
+        m |= 1 << CARD_INDEX[c]
+    return m
+
+
+def lowest(cards_mask: int, trump: int, led: int) -> int:
+    """The weakest card of a mask in a trick where `led` was led (ties: lowest rank)."""
+    power = POWER[trump][led]
+    return min(cards_of(cards_mask), key=lambda c: (power[c], _rank_value(c, trump)))
+
+
+def highest(cards_mask: int, trump: int, led: int) -> int:
+    """The strongest card of a mask in a trick where `led` was led."""
+    power = POWER[trump][led]
+    return max(cards_of(cards_mask), key=lambda c: (power[c], _rank_value(c, trump)))
+
+
+def _rank_value(c: int, trump: int) -> int:
+    # Tie-break among cards that cannot win: keep trumps and high ranks.
+    if EFF_SUIT[trump][c] == trump:
+        return 100 + POWER[trump][trump][c]
+    return c & 7
+
+
+def is_boss(c: int, trump: int, gone: int) -> bool:
+    """True if no card still out (not in `gone`) beats `c` within its own suit."""
+    s = EFF_SUIT[trump][c]
+    for x in ORDER[trump][s]:
+        if x == c:
+            return True
+        if not gone >> x & 1:
+            return False
+    return True
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """One seat's knowledge of a hand, from its view."""
+
+    seat: int
+    phase: str
+    dealer: int
+    to_act: int | None
+    deck: str
+    deck_mask: int
+    stick: bool
+    turned_ok: bool
+    lone_march: int
+    hand: int
+    up_card: int | None
+    up_suit: int | None
+    up_taken: bool | None
+    trump: int | None
+    maker: int | None
+    alone: tuple[int, ...]
+    sitting_out: int | None
+    dummy: int
+    discards: int
+    played: int
+    tricks: list[tuple[int, list[tuple[int, int]], int]]
+    trick: list[tuple[int, int]]
+    leader: int | None
+    tricks_won: list[int]
+    hand_counts: list[int]
+    history: list[Action]
+    legal: list[Action]
+    scores: list[int]
+    target: int
+    exchange: int = 0
+    joker_suit: int | None = None
+    voids: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Knowledge:
+        """Read a seat's view (hand view or game view)."""
+        rules = view.get("rules") or {}
+        deck = str(rules.get("deck", "24"))
+        trump_s = view.get("trump")
+        trump = SUIT_INDEX[trump_s] if trump_s else None
+        up = view.get("up_card")
+        up_suit = view.get("up_suit")
+        tricks = [
+            (int(t["leader"]), [(int(s), CARD_INDEX[c]) for s, c in t["cards"]], int(t["winner"]))
+            for t in view.get("tricks") or []
+        ]
+        trick = [(int(s), CARD_INDEX[c]) for s, c in view.get("current_trick") or []]
+        played = 0
+        for _, cs, _ in tricks:
+            for _, c in cs:
+                played |= 1 << c
+        for _, c in trick:
+            played |= 1 << c
+        scores = view.get("scores")
+        target = view.get("target")
+        k = cls(
+            seat=int(view["seat"]),
+            phase=str(view.get("phase")),
+            dealer=int(view.get("dealer") or 0),
+            to_act=view.get("to_act"),
+            deck=deck,
+            deck_mask=DECK_MASKS[deck],
+            stick=bool(rules.get("stick_the_dealer", False)),
+            turned_ok=bool(rules.get("second_round_turned_suit", False)),
+            lone_march=int(rules.get("lone_maker_march", 3)),
+            hand=mask(view.get("hand")),
+            up_card=CARD_INDEX[up] if up else None,
+            up_suit=SUIT_INDEX[up_suit] if up_suit else None,
+            up_taken=view.get("up_card_taken"),
+            trump=trump,
+            maker=view.get("maker"),
+            alone=tuple(view.get("alone") or ()),
+            sitting_out=view.get("sitting_out"),
+            dummy=mask(view.get("dummy")),
+            discards=mask(view.get("my_discards")),
+            played=played,
+            tricks=tricks,
+            trick=trick,
+            leader=view.get("leader"),
+            tricks_won=list(view.get("tricks_won") or [0, 0, 0]),
+            hand_counts=list(view.get("hand_counts") or [5, 5, 5]),
+            history=list(view.get("history") or []),
+            legal=list(view.get("legal_actions") or []),
+            scores=list(scores) if isinstance(scores, list) and len(scores) == 3 else [0, 0, 0],
+            target=int(target) if isinstance(target, int) else 10,
+            exchange=mask(view.get("exchange")),
+            joker_suit=SUIT_INDEX[view["joker_suit"]] if view.get("joker_suit") else None,
+        )
+        if trump is not None:
+            k._infer_voids()
+        return k
+
+    def _infer_voids(self) -> None:
+        assert self.trump is not None
+        eff = EFF_SUIT[self.trump]
+        for _, cs, _ in self.tricks:
+            self._voids_in(cs, eff)
+        if self.trick:
+            self._voids_in(self.trick, eff)
+
+    def _voids_in(self, cs: list[tuple[int, int]], eff: tuple[int, ...]) -> None:
+        led = eff[cs[0][1]]
+        for s, c in cs[1:]:
+            if eff[c] != led:
+                self.voids[s] |= 1 << led
+
+    # --- derived facts -------------------------------------------------------
+
+    @property
+    def active(self) -> list[int]:
+        """Seats that play cards this hand."""
+        return [s for s in range(3) if s != self.sitting_out]
+
+    def next_seat(self, s: int) -> int:
+        """The next active seat clockwise."""
+        n = (s + 1) % 3
+        if n == self.sitting_out:
+            n = (n + 1) % 3
+        return n
+
+    def is_defender(self, s: int) -> bool:
+        return self.maker is not None and s != self.maker
+
+    def partner(self) -> int | None:
+        """The other defender when this seat defends and both defenders play."""
+        if self.maker is None or self.seat == self.maker or self.sitting_out is not None:
+            return None
+        return 3 - self.seat - self.maker
+
+    def up_in_dealer_hand(self) -> int | None:
+        """The up card, when everyone knows the dealer holds it."""
+        if self.up_taken and self.up_card is not None and not self.played >> self.up_card & 1:
+            return self.up_card
+        return None
+
+    def unseen(self) -> int:
+        """Cards whose place this seat does not know (other hands, dummy, kitty, discards)."""
+        known = self.hand | self.played | self.discards | self.dummy
+        up = self.up_in_dealer_hand()
+        if up is not None:
+            known |= 1 << up
+        if self.phase in ("bid1", "dealer_pickup", "joker_suit") and self.up_card is not None:
+            known |= 1 << self.up_card
+        return self.deck_mask & ~known
+
+    def led_suit(self) -> int | None:
+        if not self.trick or self.trump is None:
+            return None
+        return EFF_SUIT[self.trump][self.trick[0][1]]
+
+    def current_winner(self) -> tuple[int, int] | None:
+        """(seat, card) winning the trick in progress."""
+        if not self.trick or self.trump is None:
+            return None
+        led = EFF_SUIT[self.trump][self.trick[0][1]]
+        power = POWER[self.trump][led]
+        best = max(self.trick, key=lambda sc: power[sc[1]])
+        return best
+
+    def gone(self) -> int:
+        """Cards this seat knows cannot be played by anyone else: played, own, own discards."""
+        return self.played | self.hand | self.discards
+
+
+def play_action(seat: int, c: int) -> Action:
+    return {"seat": seat, "type": "play", "card": CARD_STRS[c]}
+
+
+def legal_cards(k: Knowledge) -> int:
+    """Mask of the cards among the legal plays."""
+    m = 0
+    for a in k.legal:
+        if a["type"] == "play":
+            m |= 1 << CARD_INDEX[a["card"]]
+    return m
+
+
+def find(legal: list[Action], type_: str, **fields: Any) -> Action | None:
+    """The legal action of this type (and fields), if any."""
+    for a in legal:
+        if a["type"] == type_ and all(a.get(f) == v for f, v in fields.items()):
+            return a
+    return None
+
+
+def trump_count(hand: int, trump: int) -> int:
+    return (hand & SUIT_MASK[trump][trump]).bit_count()
+
+
+__all__ = [
+    "CARD_STRS",
+    "JOKER",
+    "ORDER",
+    "SUITS",
+    "Action",
+    "Knowledge",
+    "card",
+    "find",
+    "highest",
+    "is_boss",
+    "legal_cards",
+    "lowest",
+    "mask",
+    "play_action",
+    "trump_count",
+]
