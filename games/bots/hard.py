@@ -221,7 +221,14 @@ def _maker_weight(k: Knowledge) -> Any:
         if s == maker:
             played_by_maker |= 1 << c
     tm = SUIT_MASK[t][t]
-    table = (0.04, 0.15, 0.5, 0.9, 1.0, 1.0) if maker not in k.alone else (0.01, 0.03, 0.2, 0.6, 1.0, 1.0)
+    used = any(a.get("type") == "dummy" for a in k.history)
+    if maker in k.alone:
+        table = (0.01, 0.03, 0.2, 0.6, 1.0, 1.0)
+    elif used:
+        # Five kept out of ten: makers rarely keep fewer than three trumps.
+        table = (0.01, 0.04, 0.25, 0.8, 1.0, 1.0)
+    else:
+        table = (0.04, 0.15, 0.5, 0.9, 1.0, 1.0)
 
     def w(hands: dict[int, int]) -> float:
         n = ((hands[maker] | played_by_maker) & tm).bit_count()
@@ -421,12 +428,20 @@ def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
     for s, m in got.items():
         hands[s] = m
         rest &= ~m
+    maker = k.maker
+    if used and maker is not None and maker != k.seat and k.trump is not None:
+        # The maker kept the best five of ten: draw five more and let him choose.
+        extra = _pick(cards_of(rest), 5, rng)
+        rest &= ~extra
+        hands[maker] = H.quick_five(hands[maker] | extra, k.trump)
     if k.dummy:
         dummy = k.dummy
     elif k.exchange:
         dummy = k.exchange & ~hand
+    elif used:
+        dummy = 0  # already taken by the maker
     else:
-        dummy = _pick(cards_of(rest), 5, rng)
+        dummy = _pick(cards_of(rest), min(5, rest.bit_count()), rng)
     w = World(hands, dummy, up, random.Random(rng.getrandbits(32)))
     w.maker = k.maker
     w.trump = k.trump
@@ -749,8 +764,19 @@ def decide(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> Ac
     tallies = _rank(k, rng, budget_ms)
     if not tallies:
         return medium.decide(k, rng)
-    best = max(tallies, key=lambda t: t.mean)
-    return best.action
+    return _best(tallies).action
+
+
+# Going alone is chosen only when the search finds it clearly better: the
+# sampled deals know nothing of how a real partnership falls apart.
+ALONE_MARGIN = 0.15
+
+
+def _best(tallies: list[Tally]) -> Tally:
+    def key(t: Tally) -> float:
+        return t.mean - (ALONE_MARGIN if t.action.get("type") == "alone" else 0.0)
+
+    return max(tallies, key=key)
 
 
 def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
