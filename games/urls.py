@@ -5,6 +5,15 @@ from . import views
 app_name = "games"
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("tables/new/", views.table_create, name="create"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/join/", views.table_join, name="join"),
+    path("tables/<int:table_id>/leave/", views.table_leave, name="leave"),
+    path("tables/<int:table_id>/bot/", views.table_bot, name="bot"),
+    path("tables/<int:table_id>/act/", views.table_act, name="act"),
+    path("tables/<int:table_id>/rematch/", views.table_rematch, name="rematch"),
+    path("invite/<str:token>/", views.invite, name="invite"),
+    path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/mine/", views.my_games, name="my_games"),
     path("notifications/", views.notifications, name="notifications"),
 ]

@@ -1,16 +1,260 @@
+"""Thin views: parse the request, call one service, render the table for this viewer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import engine
+
+from . import realtime, services
+from .forms import TableForm
+from .models import Game, Seat, Table
+
+MAX_ACTION_CHARS = 400
+
+
+def _may_see(request: HttpRequest, table: Table) -> bool:
+    if table.visibility == Table.Visibility.PUBLIC:
+        return True
+    return services.seat_of(table, request.user) is not None or table.pk in request.session.get(
+        "invited", []
+    )
+
+
+def _table_or_404(request: HttpRequest, table_id: int) -> Table:
+    table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
+    if not _may_see(request, table):
+        raise Http404("No such table")
+    return table
+
+
+def _table_html(request: HttpRequest, table: Table, message: str = "") -> str:
+    game = realtime.latest_game(table)
+    seat = services.seat_of(table, request.user)
+    return realtime.render_table(table, game, seat, message=message, user=request.user)
+
+
+def _respond(request: HttpRequest, table: Table, message: str = "") -> HttpResponse:
+    """htmx gets the table partial; a plain form post goes back to the page."""
+    if request.htmx:
+        return HttpResponse(_table_html(request, table, message))
+    if message:
+        messages.error(request, message)
+    return redirect(table)
 
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html")
+    return render(
+        request, "games/lobby.html", {"form": TableForm(), "tables": realtime.open_tables()}
+    )
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/lobby.html",
+            {"form": form, "tables": realtime.open_tables()},
+            status=400,
+        )
+    d = form.cleaned_data
+    try:
+        table = services.table_create(
+            owner=request.user,
+            name=d["name"],
+            rules=form.rules(),
+            target=d["target"],
+            mode=d["mode"],
+            move_seconds=d["move_seconds"],
+            visibility=d["visibility"],
+        )
+        for position, field in ((1, "seat_2"), (2, "seat_3")):
+            if d[field]:
+                services.table_set_bot(
+                    table=table, user=request.user, position=position, level=d[field]
+                )
+    except services.GameError as exc:
+        form.add_error(None, exc.message)
+        return render(
+            request,
+            "games/lobby.html",
+            {"form": form, "tables": realtime.open_tables()},
+            status=400,
+        )
+    return redirect(table)
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    if request.htmx and request.GET.get("partial"):
+        return HttpResponse(_table_html(request, table))
+    game = realtime.latest_game(table)
+    seat = services.seat_of(table, request.user)
+    html = realtime.render_table(table, game, seat, user=request.user)
+    return render(request, "games/table_page.html", {"table": table, "table_html": html})
+
+
+@login_required
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation link: lets this user see (and join) the private table."""
+    table = get_object_or_404(Table, invite_token=token)
+    invited = request.session.get("invited", [])
+    if table.pk not in invited:
+        request.session["invited"] = [*invited, table.pk][-50:]
+    return redirect(table)
+
+
+def _position(request: HttpRequest) -> int:
+    try:
+        position = int(request.POST.get("position", ""))
+    except ValueError:
+        position = -1
+    if position not in (0, 1, 2):
+        raise services.GameError("Choose seat 1, 2 or 3.")
+    return position
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    try:
+        services.table_join(table=table, user=request.user, position=_position(request))
+    except services.GameError as exc:
+        return _respond(request, table, exc.message)
+    return _respond(request, table)
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    try:
+        services.table_leave(table=table, user=request.user)
+    except services.GameError as exc:
+        return _respond(request, table, exc.message)
+    if not Table.objects.filter(pk=table_id).exists():
+        if request.htmx:
+            response = HttpResponse()
+            response["HX-Redirect"] = "/lobby/"
+            return response
+        return redirect("games:lobby")
+    return _respond(request, table)
+
+
+@login_required
+@require_POST
+def table_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    try:
+        services.table_set_bot(
+            table=table,
+            user=request.user,
+            position=_position(request),
+            level=request.POST.get("level", "")[:10],
+        )
+    except services.GameError as exc:
+        return _respond(request, table, exc.message)
+    return _respond(request, table)
+
+
+@login_required
+@require_POST
+def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    try:
+        services.game_rematch(table=table, user=request.user)
+    except services.GameError as exc:
+        return _respond(request, table, exc.message)
+    return _respond(request, table)
+
+
+def parse_action(post: Any) -> tuple[dict[str, Any], int]:
+    """The move and the version it was made on, from the posted form."""
+    raw = post.get("action", "")
+    if not raw or len(raw) > MAX_ACTION_CHARS:
+        raise services.GameError("That is not a move.")
+    try:
+        action = json.loads(raw)
+        version = int(post.get("version", ""))
+    except ValueError:
+        raise services.GameError("That is not a move.") from None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise services.GameError("That is not a move.")
+    action.pop("seat", None)  # the seat is the signed-in player's, never the form's
+    keep = post.getlist("keep")
+    if action["type"] == "dummy" and keep:
+        if len(keep) != 5:
+            raise services.GameError(f"Keep exactly five cards (you chose {len(keep)}).")
+        action["keep"] = keep
+    return action, version
+
+
+@login_required
+@require_POST
+def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    game = realtime.latest_game(table)
+    if game is None:
+        return _respond(request, table, "The game has not started yet.")
+    try:
+        action, version = parse_action(request.POST)
+        services.game_act(game_id=game.pk, version=version, action=action, user=request.user)
+    except services.GameError as exc:
+        return _respond(request, table, exc.message)
+    return _respond(request, table)
+
+
+@login_required
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game's full record (HAND_RECORD.md), for its players."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if services.seat_of(game.table, request.user) is None:
+        raise Http404("No such game")
+    if game.status != Game.Status.FINISHED:
+        return JsonResponse(
+            {"error": "The record can be downloaded once the game is over."}, status=409
+        )
+    record = engine.game_to_record(services.game_state(game))
+    response = JsonResponse(record, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="euchre-game-{game.pk}.json"'
+    return response
 
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/my_games.html")
+    seats = (
+        Seat.objects.filter(user=request.user)
+        .select_related("table")
+        .order_by("-table__updated")[:100]
+    )
+    rows = []
+    for seat in seats:
+        game = realtime.latest_game(seat.table)
+        rows.append(
+            {
+                "table": seat.table,
+                "your_turn": game is not None
+                and game.status == Game.Status.PLAYING
+                and game.to_act == seat.position,
+                "status": seat.table.get_status_display(),
+                "score": "–".join(str(s) for s in game.scores) if game else "",
+            }
+        )
+    rows.sort(key=lambda r: not r["your_turn"])
+    return render(request, "games/my_games.html", {"rows": rows})
 
 
 @login_required

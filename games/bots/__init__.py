@@ -57,13 +57,20 @@ def choose_action(
 
 
 def choose_keep(
-    level: str, view: dict[str, Any], ten: list[str], rng: random.Random, *, budget_ms: int | None = None
+    level: str,
+    view: dict[str, Any],
+    ten: list[str],
+    rng: random.Random,
+    *,
+    budget_ms: int | None = None,
 ) -> Action:
     """The maker's complete dummy action once the ten cards (hand and dummy) are known."""
     return choose_action(level, {**view, "exchange": list(ten)}, rng, budget_ms=budget_ms)
 
 
-def analyse(view: dict[str, Any], rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
+def analyse(
+    view: dict[str, Any], rng: random.Random, budget_ms: int | None = None
+) -> list[dict[str, Any]]:
     """The hard bot's ranking of the legal actions (best first)."""
     k = Knowledge.from_view(view)
     return hard.analyse(k, rng, budget_ms)

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.cards import CARD_INDEX, CARD_STRS, EFF_SUIT, JOKER, SUIT_MASK, SUITS, cards_of
+from games.engine.cards import CARD_INDEX, CARD_STRS, JOKER, SUIT_MASK, SUITS, cards_of
 
 from . import heuristics as H
 from . import medium
@@ -176,7 +176,11 @@ def deal_others(
 
 
 def _deal_constrained(
-    cards: list[int], counts: dict[int, int], fixed: dict[int, int], vm: dict[int, int], rng: random.Random
+    cards: list[int],
+    counts: dict[int, int],
+    fixed: dict[int, int],
+    vm: dict[int, int],
+    rng: random.Random,
 ) -> dict[int, int] | None:
     """Fallback: deal the most constrained seat first (not uniform, always consistent)."""
     left = list(cards)
@@ -301,7 +305,10 @@ def _rank_play(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[
     values: dict[int, float] = {}
     for thr in (0, 1, 3, 5):
         values[thr] = utility(
-            hand_points(thr, maker, maker_alone, def_alone, k.lone_march), k.seat, k.scores, k.target
+            hand_points(thr, maker, maker_alone, def_alone, k.lone_march),
+            k.seat,
+            k.scores,
+            k.target,
         )
 
     def one(world_rng: random.Random) -> list[float] | None:
@@ -400,7 +407,11 @@ def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
         if k.joker_suit is not None:
             cands = [JOKER] if pool >> JOKER & 1 else []
         else:
-            cands = [c for c in cards_of(pool) if k.up_suit is not None and c >> 3 == k.up_suit and c != JOKER]
+            cands = [
+                c
+                for c in cards_of(pool)
+                if k.up_suit is not None and c >> 3 == k.up_suit and c != JOKER
+            ]
         if not cands:
             cands = cards_of(pool)
         up = rng.choice(cands)
@@ -611,7 +622,14 @@ class _Sim:
         ctx = H.context(s, sc, k.target)
         if self.phase == "bid1":
             v = H.order_strength(
-                h, self.w.up, self.up_suit, s, self.dealer, k.deck_mask & ~h & ~(1 << self.w.up), rng, 4
+                h,
+                self.w.up,
+                self.up_suit,
+                s,
+                self.dealer,
+                k.deck_mask & ~h & ~(1 << self.w.up),
+                rng,
+                4,
             )
             if v - ctx.risk >= H.bid_threshold(s, self.dealer, 1):
                 return {"seat": s, "type": "order"}
@@ -695,7 +713,9 @@ def _bid_candidates(k: Knowledge) -> list[Action]:
         assert k.up_card is not None and k.trump is not None
         six = k.hand | 1 << k.up_card
         ranked = sorted(cards_of(six), key=lambda c: -H.hand_value(six & ~(1 << c), k.trump))  # type: ignore[arg-type]
-        out = [a for c in ranked[:3] if (a := find(legal, "pickup", discard=CARD_STRS[c])) is not None]
+        out = [
+            a for c in ranked[:3] if (a := find(legal, "pickup", discard=CARD_STRS[c])) is not None
+        ]
         leave = find(legal, "leave")
         if leave is not None:
             out.append(leave)

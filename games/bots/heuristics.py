@@ -66,10 +66,13 @@ def quick_five(ten: int, trump: int) -> int:
     if len(cs) <= 5:
         return ten
     sm = SUIT_MASK[trump]
-    trumps = sorted((c for c in cs if EFF_SUIT[trump][c] == trump), key=lambda c: -POWER[trump][trump][c])
+    trumps = sorted(
+        (c for c in cs if EFF_SUIT[trump][c] == trump), key=lambda c: -POWER[trump][trump][c]
+    )
     keep = trumps[:5]
     if len(keep) < 5:
         others = [c for c in cs if EFF_SUIT[trump][c] != trump]
+
         # Suits with more keepers first: keeping one suit makes voids.
         def key(c: int) -> tuple[float, int]:
             return (-card_value(c, trump, ten), -(ten & sm[EFF_SUIT[trump][c]]).bit_count())

@@ -155,7 +155,9 @@ def _ms(ts: list[float], q: float) -> str:
     return f"{1000.0 * s[min(len(s) - 1, int(q * len(s)))]:.1f} ms"
 
 
-def report(hero: str, field_level: str, h: SeatStats, f: SeatStats, games: int, hands: int, secs: float) -> str:
+def report(
+    hero: str, field_level: str, h: SeatStats, f: SeatStats, games: int, hands: int, secs: float
+) -> str:
     """The printed table."""
     lo, hi = _wilson(h.wins, h.seats)
     lines = [
@@ -177,14 +179,20 @@ def report(hero: str, field_level: str, h: SeatStats, f: SeatStats, games: int, 
     row("march % (as maker)", _pct(h.marches, h.maker), _pct(f.marches, f.maker))
     row("euchred (as maker)", _pct(h.maker - h.made, h.maker), _pct(f.maker - f.made, f.maker))
     row("euchre rate (defending)", _pct(h.euchres, h.defended), _pct(f.euchres, f.defended))
-    row("loners as maker (made)", f"{h.maker_alone} ({h.maker_alone_made})", f"{f.maker_alone} ({f.maker_alone_made})")
+    row(
+        "loners as maker (made)",
+        f"{h.maker_alone} ({h.maker_alone_made})",
+        f"{f.maker_alone} ({f.maker_alone_made})",
+    )
     row("loners as defender", str(h.defender_alone), str(f.defender_alone))
     row("decisions timed", str(len(h.times)), str(len(f.times)))
     row("decision time p50", _ms(h.times, 0.5), _ms(f.times, 0.5))
     row("decision time p99", _ms(h.times, 0.99), _ms(f.times, 0.99))
     row("decision time max", _ms(h.times, 1.0), _ms(f.times, 1.0))
     lines.append("")
-    lines.append("(field columns: the two field bots together; decisions with one legal action not timed)")
+    lines.append(
+        "(field columns: the two field bots together; decisions with one legal action not timed)"
+    )
     return "\n".join(lines)
 
 
@@ -193,7 +201,9 @@ def _worker(args: tuple[int, str, str, int, Rules, int, int | None]) -> GameOut:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m games.bots.match", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m games.bots.match", description=__doc__.split("\n")[0]
+    )
     p.add_argument("--hero", choices=LEVELS, default="hard")
     p.add_argument("--field", choices=LEVELS, default="medium")
     p.add_argument("--games", type=int, default=600)
@@ -205,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--second-round-turned-suit", action="store_true")
     p.add_argument("--lone-maker-march", type=int, choices=(3, 4), default=3)
     p.add_argument(
-        "--budget-ms", type=int, default=None,
+        "--budget-ms",
+        type=int,
+        default=None,
         help="wall-time budget per hard decision (default: the bot's sample budget)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")

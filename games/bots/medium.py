@@ -55,7 +55,9 @@ def _bid2(k: Knowledge, rng: random.Random) -> Action:
     t, v = H.best_suit(k.hand, banned, unseen, rng)
     named = find(k.legal, "name", suit=SUITS[t])
     passing = find(k.legal, "pass")
-    if passing is None or (named is not None and v - _ctx(k).risk >= H.bid_threshold(k.seat, k.dealer, 2)):
+    if passing is None or (
+        named is not None and v - _ctx(k).risk >= H.bid_threshold(k.seat, k.dealer, 2)
+    ):
         return _must(named, k)
     return passing
 
@@ -63,11 +65,7 @@ def _bid2(k: Knowledge, rng: random.Random) -> Action:
 def _maker(k: Knowledge, rng: random.Random) -> Action:
     assert k.trump is not None
     ctx = _ctx(k)
-    if (
-        k.lone_march == 4
-        and ctx.loner_ok
-        and H.hand_value(k.hand, k.trump) >= H.LONE
-    ):
+    if k.lone_march == 4 and ctx.loner_ok and H.hand_value(k.hand, k.trump) >= H.LONE:
         return _must(find(k.legal, "alone"), k)
     return _must(find(k.legal, "dummy"), k)
 
@@ -150,7 +148,11 @@ def _lead(k: Knowledge, legal: int) -> int:
             return max(off_bosses, key=lambda c: c & 7)
         if boss_trumps:
             return boss_trumps[0]
-        if trumps.bit_count() >= 2 and opp_may_trump and trumps.bit_count() >= legal.bit_count() - 1:
+        if (
+            trumps.bit_count() >= 2
+            and opp_may_trump
+            and trumps.bit_count() >= legal.bit_count() - 1
+        ):
             return max(cards_of(trumps), key=lambda c: POWER[t][t][c])
         off = legal & ~trumps
         if off:
@@ -161,9 +163,7 @@ def _lead(k: Knowledge, legal: int) -> int:
     assert maker is not None
     off = legal & ~trumps
     maker_void = k.voids[maker]
-    off_bosses = [
-        c for c in bosses if EFF_SUIT[t][c] != t and not maker_void >> EFF_SUIT[t][c] & 1
-    ]
+    off_bosses = [c for c in bosses if EFF_SUIT[t][c] != t and not maker_void >> EFF_SUIT[t][c] & 1]
     if off_bosses:
         return max(off_bosses, key=lambda c: c & 7)
     partner = k.partner()
@@ -173,7 +173,11 @@ def _lead(k: Knowledge, legal: int) -> int:
         # maker still holds.
         if partner is not None and k.next_seat(k.seat) == maker:
             pv = k.voids[partner]
-            ruff = [c for c in cards_of(off) if pv >> EFF_SUIT[t][c] & 1 and not maker_void >> EFF_SUIT[t][c] & 1]
+            ruff = [
+                c
+                for c in cards_of(off)
+                if pv >> EFF_SUIT[t][c] & 1 and not maker_void >> EFF_SUIT[t][c] & 1
+            ]
             if ruff:
                 return _low(_mask(ruff), t, k.hand)
         keep_suits = [c for c in cards_of(off) if not maker_void >> EFF_SUIT[t][c] & 1]

@@ -30,7 +30,7 @@ class Solver:
     questions about one sampled deal.
     """
 
-    __slots__ = ("eff", "maker", "n_active", "nodes", "nxt", "order", "pw", "sm", "tt", "_moves")
+    __slots__ = ("_moves", "eff", "maker", "n_active", "nodes", "nxt", "order", "pw", "sm", "tt")
 
     def __init__(self, trump: int, maker: int, sitting_out: int | None) -> None:
         self.sm = SUIT_MASK[trump]

@@ -8,3 +8,16 @@ document.addEventListener("htmx:responseError", (event) => {
   p.textContent = "The server could not complete that request (" + event.detail.xhr.status + "). Please try again.";
   box.replaceChildren(p);
 });
+
+// Websocket frames carry the game version; never let an older frame replace a
+// newer table (a frame can arrive after the response to one's own move).
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  const match = /data-game="(\d+)" data-version="(\d+)"/.exec(event.detail.message || "");
+  const current = document.getElementById("table");
+  if (!match || !current) return;
+  const [game, version] = [Number(match[1]), Number(match[2])];
+  const [shownGame, shownVersion] = [Number(current.dataset.game || 0), Number(current.dataset.version || 0)];
+  if (game < shownGame || (game === shownGame && version < shownVersion)) {
+    event.preventDefault();
+  }
+});

@@ -1,0 +1,94 @@
+"""Websockets: thin. They join the viewer's groups, send a full snapshot on
+(re)connect, and forward the frames that games.realtime renders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import realtime, services
+from .models import Table
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    groups: list[str] = []
+
+    async def connect(self) -> None:
+        self.user = self.scope["user"]
+        if not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.game_group: str | None = None
+        allowed = await database_sync_to_async(self._may_watch)()
+        if not allowed:
+            await self.close(code=4403)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(realtime.table_group(self.table_id), self.channel_name)
+        await self.follow_and_snapshot()
+
+    def _may_watch(self) -> bool:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return False
+        return (
+            table.visibility == Table.Visibility.PUBLIC
+            or services.seat_of(table, self.user) is not None
+        )
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "table_id", None) is None:
+            return
+        await self.channel_layer.group_discard(
+            realtime.table_group(self.table_id), self.channel_name
+        )
+        if self.game_group:
+            await self.channel_layer.group_discard(self.game_group, self.channel_name)
+
+    async def follow_and_snapshot(self) -> None:
+        group, html = await database_sync_to_async(self._snapshot)()
+        if group != self.game_group:
+            if self.game_group:
+                await self.channel_layer.group_discard(self.game_group, self.channel_name)
+            if group:
+                await self.channel_layer.group_add(group, self.channel_name)
+            self.game_group = group
+        await self.send(text_data=html)
+
+    def _snapshot(self) -> tuple[str | None, str]:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return (
+                None,
+                '<div id="table" hx-swap-oob="true"><p class="message">This table was closed.</p></div>',
+            )
+        game = realtime.latest_game(table)
+        seat = services.seat_of(table, self.user)
+        group = realtime.game_group(game.pk, seat) if game else None
+        return group, realtime.render_table(table, game, seat, oob=True, user=self.user)
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.follow_and_snapshot()
+
+    async def html_frame(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        if not self.scope["user"].is_authenticated:
+            await self.close(code=4401)
+            return
+        await self.accept()
+        await self.channel_layer.group_add("lobby", self.channel_name)
+        html = await database_sync_to_async(realtime.render_lobby_list)(oob=True)
+        await self.send(text_data=html)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard("lobby", self.channel_name)
+
+    async def html_frame(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])

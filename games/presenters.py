@@ -1,0 +1,232 @@
+"""Turn one seat's view (from the engine) into what the table template shows.
+
+Nothing here decides a rule: buttons and clickable cards are the view's
+`legal_actions`, labelled for people.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+
+from games import engine
+
+from .models import Game, Hand, Table
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_TEXT = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+
+
+def card(code: str, action: dict[str, Any] | None = None, verb: str = "Play") -> dict[str, Any]:
+    """A card for the template: its code, text alternative and (if clickable) its action."""
+    name = engine.card_name(code)
+    if code == "JK":
+        rank, suit, colour = "★", "", "joker"
+    else:
+        rank, suit = RANK_TEXT[code[0]], SUIT_SYMBOLS[code[1]]
+        colour = "red" if code[1] in "DH" else "black"
+    return {
+        "code": code,
+        "name": name,
+        "rank": rank,
+        "suit": suit,
+        "colour": colour,
+        "action": json.dumps(action, separators=(",", ":")) if action else None,
+        "label": f"{verb} {name}" if action else name,
+    }
+
+
+def _button(label: str, action: dict[str, Any], style: str = "") -> dict[str, Any]:
+    return {"label": label, "action": json.dumps(action, separators=(",", ":")), "style": style}
+
+
+def _buttons(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Labels for the non-card legal actions, named for the seat's position."""
+    out = []
+    phase = view["phase"]
+    for a in view["legal_actions"]:
+        t = a["type"]
+        if t == "pass":
+            label = "Don't defend alone" if phase == "defender_alone" else "Pass"
+            out.append(_button(label, a, "secondary"))
+        elif t == "order":
+            suit = SUIT_NAMES.get(view["up_suit"] or "", "")
+            out.append(_button(f"{view['call_name']} ({suit} trump)", a))
+        elif t == "name":
+            out.append(_button(f"Name {SUIT_NAMES[a['suit']]} {SUIT_SYMBOLS[a['suit']]}", a))
+        elif t == "joker_suit":
+            out.append(_button(f"The Joker stands for {SUIT_NAMES[a['suit']]}", a))
+        elif t == "leave":
+            out.append(_button("Leave the up card", a, "secondary"))
+        elif t == "dummy" and a.get("keep") is None and not view.get("dummy_taken"):
+            out.append(_button("Use the dummy", a))
+        elif t == "alone":
+            out.append(
+                _button("Defend alone" if phase == "defender_alone" else "Go alone", a, "danger")
+            )
+    return out
+
+
+def _hand_cards(view: dict[str, Any]) -> list[dict[str, Any]]:
+    hand = view["hand"] or []
+    plays = {a["card"]: a for a in view["legal_actions"] if a["type"] == "play"}
+    return [card(c, plays.get(c)) for c in hand]
+
+
+def _discard_choices(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dealer's pick-up: each of the six cards, clickable to discard it."""
+    picks = [a for a in view["legal_actions"] if a["type"] == "pickup"]
+    return [card(a["discard"], a, verb="Pick up and discard") for a in picks]
+
+
+def seat_name(table: Table, position: int) -> str:
+    return next(s.display_name for s in table.seats.all() if s.position == position)
+
+
+def _trick(table: Table, cards: list[list[Any]]) -> list[dict[str, Any]]:
+    return [{"seat": s, "player": seat_name(table, s), "card": card(c)} for s, c in cards]
+
+
+def table_context(
+    game: Game | None,
+    table: Table,
+    view: dict[str, Any] | None,
+    hand: Hand | None,
+    user: Any = None,
+) -> dict[str, Any]:
+    """Everything the table partial renders for one viewer."""
+    ctx: dict[str, Any] = {"table": table, "game": game, "view": view, "user": user}
+    seats = list(table.seats.all())
+    if game is None or view is None:
+        # Before the game: who sits where, and this user's join / leave / bot controls.
+        user_id = getattr(user, "pk", None)
+        ctx["seats"] = [{"position": s.position, "name": s.display_name, "seat": s} for s in seats]
+        ctx["is_owner"] = user_id is not None and table.owner_id == user_id
+        ctx["my_seat_taken"] = any(s.user_id == user_id for s in seats if user_id is not None)
+        ctx["invite_url"] = settings.SITE_URL + table.invite_url()
+        return ctx
+    me = view["seat"]
+    bottom = me if me is not None else 0
+    order = [bottom, (bottom + 1) % 3, (bottom + 2) % 3]  # you, your left, your right
+    where = {order[0]: "bottom", order[1]: "left", order[2]: "right"}
+    seat_rows = []
+    for pos in order:
+        s = seats[pos]
+        seat_rows.append(
+            {
+                "position": pos,
+                "name": s.display_name,
+                "is_bot": s.is_bot,
+                "is_you": pos == me,
+                "where": where[pos],
+                "dealer": pos == view["dealer"],
+                "maker": pos == view["maker"],
+                "alone": pos in view["alone"],
+                "sitting_out": pos == view["sitting_out"],
+                "to_act": pos == view["to_act"],
+                "score": view["scores"][pos],
+                "tricks": view["tricks_won"][pos],
+                "cards_left": view["hand_counts"][pos],
+            }
+        )
+    ctx["seats"] = seat_rows
+    ctx["seat_names"] = {s.position: s.display_name for s in seats}
+    ctx["you"] = me
+    ctx["your_turn"] = me is not None and view["to_act"] == me
+    ctx["to_act_name"] = (
+        ctx["seat_names"].get(view["to_act"]) if view["to_act"] is not None else None
+    )
+    ctx["hand_cards"] = _hand_cards(view)
+    ctx["discard_choices"] = _discard_choices(view)
+    ctx["buttons"] = _buttons(view)
+    ctx["exchange_cards"] = [card(c) for c in view.get("exchange_cards") or []]
+    ctx["up_card"] = card(view["up_card"]) if view["up_card"] else None
+    ctx["trump_name"] = SUIT_NAMES.get(view["trump"] or "")
+    ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")
+    ctx["dummy_cards"] = [card(c) for c in view["dummy"] or []]
+    ctx["my_discards"] = [card(c) for c in view["my_discards"]]
+    ctx["current_trick"] = _trick(table, view["current_trick"])
+    last = view["tricks"][-1] if view["tricks"] else None
+    ctx["last_trick"] = (
+        {"cards": _trick(table, last["cards"]), "winner": ctx["seat_names"][last["winner"]]}
+        if last
+        else None
+    )
+    ctx["phase_text"] = _phase_text(view, ctx["seat_names"])
+    ctx["last_hand"] = _hand_summary(
+        view["last_hand"], ctx["seat_names"], view["hand_number"], view
+    )
+    ctx["maker_name"] = ctx["seat_names"].get(view["maker"]) if view["maker"] is not None else None
+    ctx["dummy_text"] = _dummy_text(view, ctx["maker_name"])
+    ctx["winner_name"] = (
+        ctx["seat_names"].get(view["winner"]) if view["winner"] is not None else None
+    )
+    return ctx
+
+
+def _dummy_text(view: dict[str, Any], maker: str | None) -> str:
+    if view["phase"] in (None, "over"):
+        return ""
+    if view["maker"] is not None and view["maker"] in view["alone"]:
+        return f"unused: {maker} went alone"
+    if view["phase"] in ("defender_alone", "play"):
+        return f"taken by {maker}"
+    return "5 cards face down"
+
+
+def _phase_text(view: dict[str, Any], names: dict[int, str]) -> str:
+    if view["over"]:
+        return "The game is over."
+    who = names.get(view["to_act"], "")
+    phase = view["phase"]
+    return {
+        "joker_suit": f"The Joker was turned up: {who} (the dealer) names the suit it stands for.",
+        "bid1": f"First round of bidding: {who} to order it up or pass.",
+        "dealer_pickup": f"{who} (the dealer) picks up the up card or leaves it.",
+        "bid2": f"Second round of bidding: {who} to name trump or pass.",
+        "maker_choice": f"{who} (the maker) uses the dummy or goes alone.",
+        "defender_alone": f"{who} may defend alone.",
+        "play": f"{who} to play.",
+    }.get(phase, "")
+
+
+def _hand_summary(
+    last: dict[str, Any] | None, names: dict[int, str], hand_number: int, view: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The end-of-hand summary: maker, trump, tricks, points, the whole deal."""
+    if not last:
+        return None
+    res = last["result"]
+    deal = last["deal"] or {}
+    # The finished hand is the current one only at the end of the game.
+    number = hand_number if view["over"] or view["phase"] == "over" else hand_number - 1
+    rows = []
+    for s in range(3):
+        rows.append(
+            {
+                "name": names[s],
+                "tricks": res["tricks"][s],
+                "points": res["points"][s],
+                "cards": [card(c) for c in (deal.get("hands") or [[], [], []])[s]],
+            }
+        )
+    return {
+        "number": number,
+        "thrown_in": res["thrown_in"],
+        "maker": names.get(res["maker"]) if res["maker"] is not None else None,
+        "trump": SUIT_NAMES.get(res["trump"] or ""),
+        "alone": [names[s] for s in res["alone"]],
+        "rows": rows,
+        "dummy": [card(c) for c in deal.get("dummy") or []],
+        "kitty": [card(c) for c in deal.get("kitty") or []],
+        "discards": [card(c) for c in _flat(deal.get("discards"))],
+        "dealer": names[last["dealer"]],
+    }
+
+
+def _flat(discards: list[list[str]] | None) -> list[str]:
+    """The deal's discards are listed per seat; the summary shows them together."""
+    return [c for per_seat in discards or [] for c in per_seat]

@@ -1,0 +1,412 @@
+"""Every state change of tables and games happens here, in one function each.
+
+A move: `game_act` locks the game row, checks seat and version, applies the
+action through the engine, stores the hand record, bumps the version with a
+compare-and-swap, and after commit broadcasts to each viewer and queues the
+next bot move (games.realtime, games.tasks).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import engine
+from games.engine import Action, EngineError, GameState, Rules
+
+from .models import BOT_LEVELS, Game, Hand, Seat, Table
+
+MAX_NAME = 60
+
+
+class GameError(Exception):
+    """A request that changes nothing; `message` is what the player reads."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StaleVersion(GameError):
+    pass
+
+
+# --------------------------------------------------------------------------- state
+
+
+_STATE_CACHE: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+_STATE_CACHE_SIZE = 512
+
+
+def game_state(game: Game, hands: list[Hand] | None = None) -> GameState:
+    """The engine's state of a game, rebuilt from its stored hand records.
+
+    States are immutable, so one rebuilt for (game, version) is kept and shared.
+    """
+    key = (game.pk, game.version)
+    state = _STATE_CACHE.get(key)
+    if state is not None:
+        _STATE_CACHE.move_to_end(key)
+        return state
+    if hands is None:
+        hands = list(game.hands.order_by("number"))
+    record = {
+        "format": "euchre3-game/1",
+        "target": game.table.target,
+        "rules": game.table.rules,
+        "first_dealer": game.first_dealer,
+        "hands": [h.record for h in hands],
+    }
+    state = engine.game_from_record(record)
+    _STATE_CACHE[key] = state
+    if len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+        _STATE_CACHE.popitem(last=False)
+    return state
+
+
+def current_hand_row(game: Game) -> Hand | None:
+    return game.hands.order_by("-number").first()
+
+
+def seat_view(game: Game, state: GameState, seat: int | None, hand: Hand | None) -> dict[str, Any]:
+    """The engine's game view for one seat, plus the site's dummy step.
+
+    After the maker chose "use the dummy" (a site-level step, so that the
+    dummy is only seen once the choice is final) the maker sees the ten cards
+    and the only legal action is the `dummy` with the five to keep.
+    """
+    view = engine.game_view(state, seat)
+    view["dummy_taken"] = bool(
+        hand and hand.dummy_taken and not view["over"] and view["phase"] == "maker_choice"
+    )
+    view["exchange_cards"] = None
+    if view["dummy_taken"]:
+        if seat is not None and seat == view["to_act"] and state.current is not None:
+            view["exchange_cards"] = engine.maker_exchange_cards(state.current)
+            view["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
+    return view
+
+
+def seat_of(table: Table, user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in table.seats.all():
+        if seat.user_id == user.pk:
+            return seat.position
+    return None
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def table_create(
+    *,
+    owner: Any,
+    name: str,
+    rules: dict[str, Any],
+    target: int,
+    mode: str,
+    move_seconds: int | None,
+    visibility: str,
+) -> Table:
+    """Open a table with the creator in seat 0."""
+    name = name.strip()
+    if not name:
+        raise GameError("Give the table a name.")
+    if len(name) > MAX_NAME:
+        raise GameError(f"A table name has at most {MAX_NAME} characters.")
+    try:
+        rules_obj = Rules.from_dict(rules)
+    except EngineError as exc:
+        raise GameError(str(exc)) from None
+    if not 5 <= target <= 25:
+        raise GameError("The target must be between 5 and 25 points.")
+    if mode not in Table.Mode.values:
+        raise GameError("Choose live or by turns.")
+    if mode == Table.Mode.TURNS:
+        if move_seconds not in {s for s, _ in Table._meta.get_field("move_seconds").choices or []}:
+            raise GameError("Choose the time per move.")
+    else:
+        move_seconds = None
+    if visibility not in Table.Visibility.values:
+        raise GameError("Choose public or private.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=name,
+            owner=owner,
+            rules=rules_obj.to_dict(),
+            target=target,
+            mode=mode,
+            move_seconds=move_seconds,
+            visibility=visibility,
+        )
+        Seat.objects.bulk_create(
+            [Seat(table=table, position=0, user=owner)]
+            + [Seat(table=table, position=p) for p in (1, 2)]
+        )
+        _after_lobby_change(table)
+    return table
+
+
+def _open_table_for_update(table_id: int) -> Table:
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if table.status != Table.Status.OPEN:
+        raise GameError("The game at this table has already started.")
+    return table
+
+
+def table_join(*, table: Table, user: Any, position: int) -> Game | None:
+    """Sit in an empty seat; the game starts when the third seat is filled."""
+    with transaction.atomic():
+        table = _open_table_for_update(table.pk)
+        if table.seats.filter(user=user).exists():
+            raise GameError("You already have a seat at this table.")
+        updated = Seat.objects.filter(
+            table=table, position=position, user__isnull=True, bot_level=""
+        ).update(user=user)
+        if not updated:
+            raise GameError("That seat is taken.")
+        return _start_if_full(table)
+
+
+def table_leave(*, table: Table, user: Any) -> None:
+    """Leave a seat before the game starts (the owner closes an empty table)."""
+    with transaction.atomic():
+        table = _open_table_for_update(table.pk)
+        if not Seat.objects.filter(table=table, user=user).update(user=None):
+            raise GameError("You are not seated at this table.")
+        if not table.seats.filter(user__isnull=False).exists():
+            _after_lobby_change(table)  # open pages learn that the table is gone
+            table.delete()
+            return
+        _after_lobby_change(table)
+
+
+def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game | None:
+    """The owner puts a bot in an empty seat, or removes it (level "")."""
+    if level and level not in dict(BOT_LEVELS):
+        raise GameError("Choose an easy, medium or hard bot.")
+    with transaction.atomic():
+        table = _open_table_for_update(table.pk)
+        if table.owner_id != user.pk:
+            raise GameError("Only the table's creator can seat bots.")
+        if level:
+            updated = Seat.objects.filter(
+                table=table, position=position, user__isnull=True, bot_level=""
+            ).update(bot_level=level)
+            if not updated:
+                raise GameError("That seat is taken.")
+            return _start_if_full(table)
+        if (
+            not Seat.objects.filter(table=table, position=position)
+            .exclude(bot_level="")
+            .update(bot_level="")
+        ):
+            raise GameError("There is no bot in that seat.")
+        _after_lobby_change(table)
+        return None
+
+
+def _start_if_full(table: Table) -> Game | None:
+    if any(seat.is_empty for seat in table.seats.all()):
+        _after_lobby_change(table)
+        return None
+    number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    return _game_start(table, number)
+
+
+def _game_start(table: Table, number: int) -> Game:
+    rng = random.Random(secrets.randbits(64))
+    first_dealer = rng.randrange(3)
+    state = engine.new_game(table.rules_obj, table.target, first_dealer)
+    state = engine.game_start_hand(state, rng)
+    game = Game.objects.create(
+        table=table,
+        number=number,
+        first_dealer=first_dealer,
+        scores=list(state.scores),
+        version=1,
+    )
+    assert state.current is not None
+    Hand.objects.create(game=game, number=0, record=engine.hand_to_record(state.current))
+    _set_turn(game, state)
+    game.save(update_fields=["to_act", "turn_started", "deadline"])
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "updated"])
+    _after_lobby_change(table)
+    _after_move(game, state)
+    return game
+
+
+def game_rematch(*, table: Table, user: Any) -> Game:
+    """A new game at a finished table, same seats (any seated player may ask)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        if seat_of(table, user) is None:
+            raise GameError("Only the players at this table can start a rematch.")
+        last = table.games.order_by("-number").first()
+        if last is None or last.status != Game.Status.FINISHED:
+            raise GameError("The current game is not finished yet.")
+        try:
+            return _game_start(table, last.number + 1)
+        except IntegrityError:
+            raise GameError("A rematch has already started.") from None
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass
+class MoveResult:
+    game: Game
+    state: GameState
+    applied: bool
+
+
+def _set_turn(game: Game, state: GameState) -> None:
+    now = timezone.now()
+    cur = state.current
+    game.to_act = None if cur is None else cur.to_act
+    game.turn_started = now if game.to_act is not None else None
+    seconds = game.table.move_seconds if game.table.mode == Table.Mode.TURNS else None
+    game.deadline = (
+        now + timezone.timedelta(seconds=seconds) if seconds and game.to_act is not None else None
+    )
+
+
+def game_act(
+    *,
+    game_id: int,
+    version: int,
+    action: dict[str, Any],
+    user: Any = None,
+    bot_seat: int | None = None,
+    extra: dict[str, Any] | None = None,
+) -> MoveResult:
+    """Apply one move for a person (`user`) or a bot (`bot_seat`), exactly once.
+
+    Raises GameError (nothing changed) for a stale version, a wrong seat, a
+    move out of turn or an illegal action; the message says why.
+    """
+    if not isinstance(action, dict):
+        raise GameError("That is not a move.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        table = game.table
+        if bot_seat is None:
+            seat = seat_of(table, user)
+            if seat is None:
+                raise GameError("You are not playing at this table.")
+        else:
+            seat = bot_seat
+            if not table.seats.get(position=seat).is_bot:
+                raise GameError("That seat is not a bot's.")
+        if game.status == Game.Status.FINISHED:
+            raise GameError("The game is over.")
+        if version != game.version:
+            raise StaleVersion(
+                "The table changed before your move arrived; here it is as it stands now."
+            )
+        hands = list(game.hands.order_by("number"))
+        state = game_state(game, hands)
+        hand = hands[-1]
+        if state.current is None or state.current.to_act != seat:
+            raise GameError("It is not your turn.")
+        kind = action.get("type")
+        if kind == "dummy" and action.get("keep") is None:
+            if hand.dummy_taken:
+                raise GameError("Choose the five cards to keep.")
+            legal = engine.legal_actions(state.current)
+            if not any(a.type == "dummy" for a in legal):
+                raise GameError("Only the maker may use the dummy, right after trump is fixed.")
+            hand.dummy_taken = True
+            hand.save(update_fields=["dummy_taken"])
+            new_state = state
+        else:
+            if hand.dummy_taken and kind != "dummy" and state.current.phase == "maker_choice":
+                raise GameError("You chose to use the dummy: choose the five cards to keep.")
+            try:
+                act = Action.from_dict({**action, **(extra or {}), "seat": seat})
+                new_state = engine.game_apply(state, act)
+            except EngineError as exc:
+                raise GameError(str(exc)) from None
+            new_state = _store_move(game, hand, new_state)
+        _set_turn(game, new_state)
+        updated = Game.objects.filter(pk=game.pk, version=version).update(
+            version=F("version") + 1,
+            scores=list(new_state.scores),
+            status=game.status,
+            winner=game.winner,
+            finished=game.finished,
+            to_act=game.to_act,
+            turn_started=game.turn_started,
+            deadline=game.deadline,
+        )
+        if updated != 1:
+            raise StaleVersion("Someone moved first; here is the table as it stands now.")
+        game.version = version + 1
+        _STATE_CACHE[(game.pk, game.version)] = new_state
+        if game.status == Game.Status.FINISHED:
+            Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+        _after_move(game, new_state)
+    return MoveResult(game=game, state=new_state, applied=True)
+
+
+def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
+    """Save the hand record after the move; when the hand ends, store its
+    result and either finish the game or deal the next hand (returned)."""
+    done = state.hands[hand.number]
+    hand.record = engine.hand_to_record(done)
+    fields = ["record"]
+    if done.over:
+        hand.result = engine.result(done)
+        hand.finished = timezone.now()
+        fields += ["result", "finished"]
+    hand.save(update_fields=fields)
+    if not done.over:
+        return state
+    if state.over:
+        game.status = Game.Status.FINISHED
+        game.winner = state.winner
+        game.finished = timezone.now()
+        return state
+    # Deal the next hand right away; the table shows the last hand's summary beside it.
+    next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))
+    assert next_state.current is not None
+    Hand.objects.create(
+        game=game, number=hand.number + 1, record=engine.hand_to_record(next_state.current)
+    )
+    return next_state
+
+
+def _after_move(game: Game, state: GameState) -> None:
+    from . import realtime, tasks
+
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: realtime.broadcast_game(game_id))
+    cur = state.current
+    if cur is not None and cur.to_act is not None:
+        seat = game.table.seats.get(position=cur.to_act)
+        if seat.is_bot:
+            transaction.on_commit(
+                lambda: tasks.play_bot_turn.apply_async(
+                    (game_id, version), countdown=settings.BOT_MOVE_DELAY
+                )
+            )
+
+
+def _after_lobby_change(table: Table | None) -> None:
+    from . import realtime
+
+    transaction.on_commit(realtime.broadcast_lobby)
+    if table is not None:
+        table_id = table.pk
+        transaction.on_commit(lambda: realtime.broadcast_table_changed(table_id))

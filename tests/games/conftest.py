@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import engine, services
+from games.models import Game, Table
+
+User = get_user_model()
+
+
+@pytest.fixture
+def alice(db: Any) -> Any:
+    return User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
+
+
+@pytest.fixture
+def bob(db: Any) -> Any:
+    return User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
+
+
+@pytest.fixture
+def carol(db: Any) -> Any:
+    return User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
+
+
+@pytest.fixture
+def outsider(db: Any) -> Any:
+    return User.objects.create_user("oscar", "oscar@example.com", "pw-oscar-123")
+
+
+def open_table(owner: Any, **kw: Any) -> Table:
+    args: dict[str, Any] = dict(
+        name="Friday table", rules={}, target=5, mode="live", move_seconds=None, visibility="public"
+    )
+    args.update(kw)
+    return services.table_create(owner=owner, **args)
+
+
+@pytest.fixture
+def full_table(alice: Any, bob: Any, carol: Any) -> Table:
+    table = open_table(alice)
+    services.table_join(table=table, user=bob, position=1)
+    services.table_join(table=table, user=carol, position=2)
+    return table
+
+
+@pytest.fixture
+def game(full_table: Table) -> Game:
+    return full_table.games.get()
+
+
+def players(table: Table) -> dict[int, Any]:
+    return {s.position: s.user for s in table.seats.select_related("user")}
+
+
+def state_of(game: Game) -> engine.GameState:
+    game.refresh_from_db()
+    return services.game_state(game)
+
+
+def to_act(game: Game) -> int:
+    cur = state_of(game).current
+    assert cur is not None and cur.to_act is not None
+    return cur.to_act
+
+
+def play_one(
+    game: Game, rng: random.Random | None = None, prefer: str | None = None
+) -> dict[str, Any]:
+    """Play a legal action of whoever is to act, through the service: the first
+    of type `prefer` if there is one, else a random one."""
+    table = game.table
+    state = state_of(game)
+    seat = to_act(game)
+    hand = services.current_hand_row(game)
+    view = services.seat_view(game, state, seat, hand)
+    legal = view["legal_actions"]
+    preferred = [a for a in legal if a["type"] == prefer]
+    action = dict(preferred[0] if preferred else (rng or random.Random(game.version)).choice(legal))
+    if view.get("exchange_cards"):
+        action["keep"] = view["exchange_cards"][:5]
+    action.pop("seat", None)
+    services.game_act(
+        game_id=game.pk, version=game.version, action=action, user=players(table)[seat]
+    )
+    return action

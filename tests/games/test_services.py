@@ -1,0 +1,207 @@
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games import services
+from games.models import Game, Hand, Seat, Table
+
+from .conftest import open_table, play_one, players, state_of, to_act
+
+pytestmark = pytest.mark.django_db
+
+
+def test_creating_a_table_seats_the_creator_and_stores_every_rule(alice: Any) -> None:
+    table = open_table(alice, rules={"deck": "25", "stick_the_dealer": True}, target=11)
+    assert table.rules == {
+        "deck": "25",
+        "stick_the_dealer": True,
+        "second_round_turned_suit": False,
+        "lone_maker_march": 3,
+    }
+    assert table.seats.get(position=0).user == alice
+    assert [s.is_empty for s in table.seats.all()] == [False, True, True]
+    assert "Stick the dealer" in " ".join(table.rules_in_words())
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"name": "  "}, "Give the table a name."),
+        ({"target": 4}, "between 5 and 25"),
+        ({"rules": {"deck": "52"}}, "deck"),
+        ({"mode": "turns", "move_seconds": 5}, "time per move"),
+    ],
+)
+def test_creating_a_table_rejects_bad_input(alice: Any, kw: dict[str, Any], message: str) -> None:
+    with pytest.raises(services.GameError, match=message):
+        open_table(alice, **kw)
+    assert not Table.objects.exists()
+
+
+def test_the_game_starts_when_the_third_seat_is_filled(alice: Any, bob: Any, carol: Any) -> None:
+    table = open_table(alice)
+    assert services.table_join(table=table, user=bob, position=1) is None
+    game = services.table_join(table=table, user=carol, position=2)
+    assert game is not None and game.version == 1
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    hand = Hand.objects.get(game=game)
+    assert hand.record["format"] == "euchre3-hand/1"
+    assert hand.record["dealer"] == game.first_dealer
+    assert game.to_act == (game.first_dealer + 1) % 3
+
+
+def test_a_taken_seat_cannot_be_joined(alice: Any, bob: Any, carol: Any) -> None:
+    table = open_table(alice)
+    services.table_join(table=table, user=bob, position=1)
+    with pytest.raises(services.GameError, match="That seat is taken"):
+        services.table_join(table=table, user=carol, position=1)
+    with pytest.raises(services.GameError, match="already have a seat"):
+        services.table_join(table=table, user=bob, position=2)
+
+
+def test_players_leave_before_the_start_and_an_empty_table_closes(alice: Any, bob: Any) -> None:
+    table = open_table(alice)
+    services.table_join(table=table, user=bob, position=1)
+    services.table_leave(table=table, user=bob)
+    assert table.seats.get(position=1).is_empty
+    services.table_leave(table=table, user=alice)
+    assert not Table.objects.filter(pk=table.pk).exists()
+
+
+def test_only_the_creator_seats_bots_and_bots_fill_the_table(alice: Any, bob: Any) -> None:
+    table = open_table(alice)
+    with pytest.raises(services.GameError, match="Only the table's creator"):
+        services.table_set_bot(table=table, user=bob, position=1, level="easy")
+    services.table_set_bot(table=table, user=alice, position=1, level="hard")
+    game = services.table_set_bot(table=table, user=alice, position=2, level="easy")
+    assert game is not None
+    assert [s.bot_level for s in Seat.objects.filter(table=table)] == ["", "hard", "easy"]
+
+
+def test_a_legal_move_is_stored_and_bumps_the_version(game: Game) -> None:
+    before = len(game.hands.get().record["actions"])
+    action = play_one(game)
+    game.refresh_from_db()
+    assert game.version == 2
+    record = game.hands.get().record
+    assert len(record["actions"]) == before + 1
+    assert record["actions"][-1]["type"] == action["type"]
+
+
+def test_it_rejects_a_stale_version_and_changes_nothing(game: Game) -> None:
+    seat = to_act(game)
+    user = players(game.table)[seat]
+    with pytest.raises(services.StaleVersion):
+        services.game_act(
+            game_id=game.pk, version=game.version - 1, action={"type": "pass"}, user=user
+        )
+    game.refresh_from_db()
+    assert game.version == 1
+    assert game.hands.get().record["actions"] == []
+
+
+def test_the_same_move_twice_is_applied_once(game: Game) -> None:
+    seat = to_act(game)
+    user = players(game.table)[seat]
+    services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=user)
+    with pytest.raises(services.StaleVersion):
+        services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=user)
+    assert len(game.hands.get().record["actions"]) == 1
+
+
+def test_it_rejects_a_move_out_of_turn(game: Game) -> None:
+    seat = (to_act(game) + 1) % 3
+    with pytest.raises(services.GameError, match="It is not your turn"):
+        services.game_act(
+            game_id=game.pk, version=1, action={"type": "pass"}, user=players(game.table)[seat]
+        )
+
+
+def test_it_rejects_someone_not_seated(game: Game, outsider: Any) -> None:
+    with pytest.raises(services.GameError, match="not playing at this table"):
+        services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=outsider)
+
+
+def test_an_illegal_action_says_why_and_changes_nothing(game: Game) -> None:
+    seat = to_act(game)
+    user = players(game.table)[seat]
+    with pytest.raises(services.GameError) as err:
+        services.game_act(
+            game_id=game.pk, version=1, action={"type": "play", "card": "9C"}, user=user
+        )
+    assert err.value.message
+    with pytest.raises(services.GameError):
+        services.game_act(game_id=game.pk, version=1, action={"type": "fly"}, user=user)
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_the_seat_in_a_posted_move_is_ignored(game: Game) -> None:
+    seat = to_act(game)
+    user = players(game.table)[seat]
+    services.game_act(
+        game_id=game.pk, version=1, action={"type": "pass", "seat": (seat + 1) % 3}, user=user
+    )
+    assert game.hands.get().record["actions"][0]["seat"] == seat
+
+
+def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None:
+    play_one(game, prefer="order")
+    state = state_of(game)
+    while state.current is not None and state.current.phase != "maker_choice":
+        play_one(game, prefer="pickup")
+        state = state_of(game)
+    maker = to_act(game)
+    user = players(game.table)[maker]
+    hand = services.current_hand_row(game)
+    assert services.seat_view(game, state, maker, hand)["exchange_cards"] is None
+    services.game_act(game_id=game.pk, version=game.version, action={"type": "dummy"}, user=user)
+    game.refresh_from_db()
+    hand.refresh_from_db()
+    assert hand.dummy_taken
+    view = services.seat_view(game, state_of(game), maker, hand)
+    ten = view["exchange_cards"]
+    assert len(ten) == 10
+    assert services.seat_view(game, state_of(game), (maker + 1) % 3, hand)["exchange_cards"] is None
+    with pytest.raises(services.GameError, match="choose the five cards"):
+        services.game_act(
+            game_id=game.pk, version=game.version, action={"type": "alone"}, user=user
+        )
+    services.game_act(
+        game_id=game.pk, version=game.version, action={"type": "dummy", "keep": ten[5:]}, user=user
+    )
+    last = game.hands.get(number=0).record["actions"][-1]
+    assert last["type"] == "dummy" and sorted(last["keep"]) == sorted(ten[5:])
+
+
+def test_a_whole_game_is_played_and_finished_through_the_service(game: Game, alice: Any) -> None:
+    rng = random.Random(7)
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        play_one(game, rng)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winner is not None and max(game.scores) >= 5
+    game.table.refresh_from_db()
+    assert game.table.status == Table.Status.FINISHED
+    hands = list(game.hands.order_by("number"))
+    assert all(h.result is not None for h in hands)
+    with pytest.raises(services.GameError, match="The game is over"):
+        services.game_act(
+            game_id=game.pk, version=game.version, action={"type": "pass"}, user=alice
+        )
+    rematch = services.game_rematch(table=game.table, user=alice)
+    assert rematch.number == 2 and rematch.status == Game.Status.PLAYING
+
+
+def test_a_rematch_needs_a_finished_game(game: Game, alice: Any, outsider: Any) -> None:
+    with pytest.raises(services.GameError, match="not finished"):
+        services.game_rematch(table=game.table, user=alice)
+    with pytest.raises(services.GameError, match="Only the players"):
+        services.game_rematch(table=game.table, user=outsider)
