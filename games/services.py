@@ -88,10 +88,9 @@ def seat_view(game: Game, state: GameState, seat: int | None, hand: Hand | None)
         hand and hand.dummy_taken and not view["over"] and view["phase"] == "maker_choice"
     )
     view["exchange_cards"] = None
-    if view["dummy_taken"]:
-        if seat is not None and seat == view["to_act"] and state.current is not None:
-            view["exchange_cards"] = engine.maker_exchange_cards(state.current)
-            view["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
+    if view["dummy_taken"] and seat is not None and seat == view["to_act"] and state.current is not None:
+        view["exchange_cards"] = engine.maker_exchange_cards(state.current)
+        view["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
     return view
 
 
