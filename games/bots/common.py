@@ -41,6 +41,9 @@ ORDER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
+_ALL = (1 << 33) - 1
+
+
 def card(text: str) -> int:
     """Card notation to int."""
     return CARD_INDEX[text]
@@ -249,7 +252,7 @@ class Knowledge:
 
     def gone(self) -> int:
         """Cards this seat knows cannot be played by anyone else: played, own, own discards."""
-        return self.played | self.hand | self.discards
+        return self.played | self.hand | self.discards | (_ALL & ~self.deck_mask)
 
 
 def play_action(seat: int, c: int) -> Action:

@@ -83,6 +83,9 @@ def _card(k: Knowledge) -> int:
     power = POWER[t][led]
     best = max(power[c] for _, c in k.trick)
     winners = [c for c in cs if power[c] > best]
-    if winners:
+    win_seat = max(k.trick, key=lambda sc: power[sc[1]])[0]
+    maker_played = any(s == k.maker for s, _ in k.trick)
+    partner_has_it = k.seat != k.maker and win_seat != k.maker and maker_played
+    if winners and not partner_has_it:
         return max(winners, key=lambda c: power[c])
     return min(cs, key=lambda c: (power[c] if power[c] else 0, EFF_SUIT[t][c] == t, c & 7))

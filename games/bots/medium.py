@@ -132,7 +132,7 @@ def _lead(k: Knowledge, legal: int) -> int:
     assert k.trump is not None
     t = k.trump
     sm = SUIT_MASK[t]
-    gone = k.played | k.hand | k.discards
+    gone = k.gone()
     trumps = legal & sm[t]
     out_trumps = k.deck_mask & sm[t] & ~gone  # trumps that others may hold
     opponents = [s for s in k.active if s != k.seat and (k.partner() != s)]
@@ -207,7 +207,7 @@ def _follow(k: Knowledge, legal: int) -> int:
     assert win is not None
     ws, wc = win
     wp = power[wc]
-    gone = k.played | k.hand | k.discards
+    gone = k.gone()
     played_seats = {s for s, _ in k.trick}
     after = [s for s in k.active if s not in played_seats and s != k.seat]
     partner = k.partner()

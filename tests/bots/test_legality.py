@@ -1,0 +1,104 @@
+"""Every bot returns a legal action, over thousands of random positions of every deck and option."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from games.bots import LEVELS, choose_action, choose_keep
+from games.engine import (
+    Action,
+    Rules,
+    apply,
+    game_apply,
+    game_start_hand,
+    game_view,
+    legal_actions,
+    maker_exchange_cards,
+    new_game,
+    new_hand,
+    view,
+)
+
+ALL_RULES = [
+    Rules(deck=d, stick_the_dealer=s, second_round_turned_suit=t, lone_maker_march=m)
+    for d, s, t, m in itertools.product(("24", "32", "25"), (False, True), (False, True), (3, 4))
+]
+
+
+def _check(level: str, state: Any, rng: random.Random) -> Action:
+    """Ask the bot about the seat to act; assert the answer is legal; return it as an Action."""
+    seat = state.to_act
+    v = view(state, seat)
+    a = choose_action(level, v, rng)
+    assert a in v["legal_actions"], (level, a, v["legal_actions"])
+    if a["type"] == "dummy":
+        ten = maker_exchange_cards(state)
+        full = choose_keep(level, v, ten, rng)
+        assert full["type"] == "dummy" and len(full["keep"]) == 5
+        assert set(full["keep"]) <= set(ten)
+        a = full
+    act = Action.from_dict(a)
+    assert act in legal_actions(state) or act.type == "dummy"
+    apply(state, act)  # raises if illegal
+    return act
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.deck}-{r.stick_the_dealer:d}{r.second_round_turned_suit:d}{r.lone_maker_march}")
+def test_every_bot_answers_legally_in_random_positions(rules: Rules, small_budget: None) -> None:
+    """Random hands where a random mix of moves reaches odd positions; every bot is asked at each."""
+    rng = random.Random(hash((rules.deck, rules.stick_the_dealer, rules.second_round_turned_suit, rules.lone_maker_march)) & 0xFFFF)
+    asked = 0
+    for hand_no in range(14):
+        state = new_hand(rules, hand_no % 3, rng)
+        while not state.over:
+            for level in ("easy", "medium"):
+                _check(level, state, rng)
+                asked += 1
+            if hand_no % 4 == 0:
+                _check("hard", state, rng)
+                asked += 1
+            # Move on by a random legal action (sometimes a bot's), to reach loners and sticks.
+            if rng.random() < 0.5:
+                acts = legal_actions(state)
+                act = acts[rng.randrange(len(acts))]
+            else:
+                act = _check("medium", state, rng)
+            state = apply(state, act)
+    assert asked > 100
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_three_bots_play_whole_games(level: str, small_budget: None) -> None:
+    rng = random.Random(11)
+    games = 1 if level == "hard" else 4
+    for g in range(games):
+        rules = ALL_RULES[(g * 7 + LEVELS.index(level)) % len(ALL_RULES)]
+        game = new_game(rules, 5 if level == "hard" else 10, g % 3)
+        n = 0
+        while not game.over:
+            game = game_start_hand(game, rng)
+            while (state := game.current) is not None:
+                v = game_view(game, state.to_act)
+                a = choose_action(level, v, rng)
+                assert a in v["legal_actions"]
+                if a["type"] == "dummy":
+                    a = choose_keep(level, v, maker_exchange_cards(state), rng)
+                game = game_apply(game, Action.from_dict(a))
+                n += 1
+        assert game.winner is not None and n > 0
+
+
+def test_an_unknown_level_is_refused() -> None:
+    state = new_hand(Rules(), 0, random.Random(1))
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose_action("expert", view(state, 1), random.Random(1))
+
+
+def test_a_seat_not_to_act_is_refused() -> None:
+    state = new_hand(Rules(), 0, random.Random(1))
+    with pytest.raises(ValueError, match="nothing to decide"):
+        choose_action("medium", view(state, 0), random.Random(1))

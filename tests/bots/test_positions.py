@@ -1,0 +1,178 @@
+"""Hand-built positions where the right play is clear."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import choose_action
+
+from .helpers import plays, record, seat_view
+
+SMART = ("medium", "hard")
+
+# Hearts trump, named by seat 2 after all passed; seat 1 (a defender) leads.
+ROUND1_PASS = [(1, "pass", None), (2, "pass", None), (0, "pass", None)]
+
+
+def _partner_ace_view() -> dict:
+    rec = record(
+        0,
+        ["9H TH QH 9C 9D", "AS KS AC KC AD", "9S JH AH KH TS"],
+        "TC JC TD JD QD",
+        "QC KD JS QS",
+        [
+            *ROUND1_PASS,
+            (1, "pass", None),
+            (2, "name", "H"),
+            (2, "dummy", "JH AH KH JD 9S"),
+            (0, "pass", None),
+            (1, "pass", None),
+            *plays("1:AS 2:9S"),
+        ],
+    )
+    return seat_view(rec, 0)
+
+
+@pytest.mark.parametrize("level", SMART)
+def test_it_does_not_trump_the_partners_winning_ace(level: str, small_budget: None) -> None:
+    v = _partner_ace_view()
+    assert v["to_act"] == 0 and v["maker"] == 2
+    for seed in range(3):
+        a = choose_action(level, v, random.Random(seed))
+        assert a["card"] in ("9C", "9D"), a
+
+
+def test_duck_view_is_what_we_think() -> None:
+    v = _duck_view()
+    assert [c for _, c in v["current_trick"]] == ["KS", "9S"]
+    assert sorted(a["card"] for a in v["legal_actions"]) == ["AS", "QS"]
+
+
+def _duck_view() -> dict:
+    rec = record(
+        0,
+        ["AS QS 9H TH 9C", "KS AC KC AD TS", "9S JH AH KH QH"],
+        "TC JC 9D TD JD",
+        "QC QD KD JS",
+        [
+            *ROUND1_PASS,
+            (1, "pass", None),
+            (2, "name", "H"),
+            (2, "dummy", "JH AH KH QH 9S"),
+            (0, "pass", None),
+            (1, "pass", None),
+            *plays("1:KS 2:9S"),
+        ],
+    )
+    return seat_view(rec, 0)
+
+
+@pytest.mark.parametrize("level", SMART)
+def test_a_defender_ducks_when_the_partner_has_won(level: str, small_budget: None) -> None:
+    v = _duck_view()
+    for seed in range(3):
+        assert choose_action(level, v, random.Random(seed))["card"] == "QS"
+
+
+def _lone_maker_view() -> dict:
+    # Dealer 0 picks up the right bower (JH) and goes alone; seat 1 leads.
+    rec = record(
+        0,
+        ["AH KH AS AD 9C", "9H TH KC QS 9D", "QC JC TS JS TD"],
+        "QD KD QH 9S KS",
+        "JH TC AC JD",
+        [
+            (1, "pass", None),
+            (2, "pass", None),
+            (0, "order", None),
+            (0, "pickup", "9C"),
+            (0, "alone", None),
+            (1, "pass", None),
+            (2, "pass", None),
+        ],
+    )
+    return seat_view(rec, 1)
+
+
+@pytest.mark.parametrize("level", SMART)
+def test_it_does_not_lead_trump_to_a_lone_maker_with_the_right_bower(
+    level: str, small_budget: None
+) -> None:
+    v = _lone_maker_view()
+    assert v["to_act"] == 1 and v["up_card"] == "JH" and v["alone"] == [0]
+    for seed in range(3):
+        a = choose_action(level, v, random.Random(seed))
+        assert a["card"] not in ("9H", "TH"), a
+
+
+def _last_two_view() -> dict:
+    # Spades trump, seat 1 the maker with one trick; seat 2 showed out of diamonds.
+    rec = record(
+        0,
+        ["KD AH AC 9D TD", "QD 9H TS JS 9C", "TC KH QC 9S KC"],
+        "AD JD QH TH JH",
+        "JC QS KS AS",
+        [
+            *ROUND1_PASS,
+            (1, "name", "S"),
+            (1, "dummy", "QD 9H TS JS AD"),
+            (2, "pass", None),
+            (0, "pass", None),
+            *plays("1:QD 2:TC 0:KD", "0:AH 1:9H 2:KH", "0:AC 1:TS 2:QC"),
+        ],
+    )
+    return seat_view(rec, 1)
+
+
+@pytest.mark.parametrize("level", SMART)
+def test_the_maker_takes_the_last_two_tricks_it_needs(level: str, small_budget: None) -> None:
+    v = _last_two_view()
+    assert v["to_act"] == 1 and v["tricks_won"][1] == 1
+    for seed in range(3):
+        assert choose_action(level, v, random.Random(seed))["card"] == "JS"
+
+
+def test_easy_leaves_a_trick_the_partner_has_won() -> None:
+    v = _partner_ace_view()
+    # Easy may slip one time in ten; over seeds it mostly plays low.
+    cards = [choose_action("easy", v, random.Random(s))["card"] for s in range(40)]
+    assert cards.count("9C") + cards.count("9D") >= 30
+
+
+def test_hard_analysis_ranks_the_right_play_first() -> None:
+    from games.bots import analyse
+
+    ranking = analyse(_last_two_view(), random.Random(1), None)
+    assert ranking[0]["action"]["card"] == "JS"
+    assert {r["action"]["card"] for r in ranking} == {"JS", "AD"}
+    assert all(0.0 <= r["share"] <= 1.0 for r in ranking)
+    assert ranking[0]["score"] > ranking[1]["score"]
+
+
+@pytest.mark.parametrize("level", SMART)
+def test_a_strong_hand_orders_up(level: str, small_budget: None) -> None:
+    # Seat 1 holds both bowers and the ace of the up card's suit.
+    rec = record(
+        0,
+        ["9C TC QC 9D TD", "JH JD AH AS AC", "KC KD QD 9S TS"],
+        "QH KH 9H JC QS",
+        "TH JS KS AD",
+        [],
+    )
+    v = seat_view(rec, 1)
+    assert choose_action(level, v, random.Random(0))["type"] == "order"
+
+
+@pytest.mark.parametrize("level", SMART)
+def test_a_hand_without_trump_passes(level: str, small_budget: None) -> None:
+    rec = record(
+        0,
+        ["9C TC QC 9D TD", "9S TS JC KC QD", "KD AD QS KS AS"],
+        "QH KH 9H JS AC",
+        "TH JH AH JD",
+        [],
+    )
+    v = seat_view(rec, 1)
+    assert choose_action(level, v, random.Random(0))["type"] == "pass"
