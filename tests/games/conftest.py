@@ -50,7 +50,7 @@ def full_table(alice: Any, bob: Any, carol: Any) -> Table:
 
 @pytest.fixture
 def game(full_table: Table) -> Game:
-    return full_table.games.get()
+    return full_table.games.select_related("table").get()
 
 
 def players(table: Table) -> dict[int, Any]:

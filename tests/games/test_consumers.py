@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+
+from games import services
+from games.models import Game
+
+from .conftest import open_table, players, to_act
+from .wsclient import acommunicator
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def version_of(html: str) -> int:
+    match = re.search(r'data-version="(\d+)"', html)
+    assert match, html[:200]
+    return int(match.group(1))
+
+
+def test_a_connecting_seat_gets_a_full_snapshot_of_its_own_view(game: Game) -> None:
+    user = players(game.table)[to_act(game)]
+
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
+        connected, _ = await ws.connect()
+        assert connected
+        html = await ws.receive_from(timeout=5)
+        assert 'id="table"' in html and 'hx-swap-oob="true"' in html
+        assert version_of(html) == 1
+        assert "Your turn" in html
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_every_seat_and_a_spectator_get_each_move(game: Game, outsider: Any) -> None:
+    seated = players(game.table)
+
+    async def run() -> None:
+        sockets = [
+            await acommunicator(f"/ws/tables/{game.table_id}/", u)
+            for u in [*seated.values(), outsider]
+        ]
+        for ws in sockets:
+            assert (await ws.connect())[0]
+            assert version_of(await ws.receive_from(timeout=5)) == 1
+        seat = await sync_to_async(to_act)(game)
+        await sync_to_async(services.game_act)(
+            game_id=game.pk, version=1, action={"type": "pass"}, user=seated[seat]
+        )
+        for ws in sockets:
+            frame = await ws.receive_from(timeout=5)
+            assert version_of(frame) == 2
+        for ws in sockets:
+            await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_anonymous_and_foreign_origin_sockets_are_refused(game: Game, alice: Any) -> None:
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", None)
+        connected, _ = await ws.connect()
+        assert not connected
+        ws = await acommunicator(
+            f"/ws/tables/{game.table_id}/", alice, origin=b"http://evil.example.com"
+        )
+        connected, _ = await ws.connect()
+        assert not connected
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", alice, origin=None)
+        connected, _ = await ws.connect()
+        assert not connected
+
+    async_to_sync(run)()
+
+
+def test_a_private_table_refuses_people_not_seated(alice: Any, outsider: Any) -> None:
+    table = open_table(alice, visibility="private")
+
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{table.pk}/", outsider)
+        assert not (await ws.connect())[0]
+        ws = await acommunicator(f"/ws/tables/{table.pk}/", alice)
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_seat_changes_and_the_start_reach_an_open_table_page(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    table = open_table(alice)
+
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{table.pk}/", alice)
+        assert (await ws.connect())[0]
+        first = await ws.receive_from(timeout=5)
+        assert "Empty seat" in first
+        await sync_to_async(services.table_join)(table=table, user=bob, position=1)
+        frame = await ws.receive_from(timeout=5)
+        assert "bob" in frame and frame.count("Empty seat") == 1
+        await sync_to_async(services.table_join)(table=table, user=carol, position=2)
+        frame = await ws.receive_from(timeout=5)
+        assert 'data-version="1"' in frame and "Your hand" in frame
+        # The socket now follows the game: the next move arrives too.
+        game = await sync_to_async(lambda: table.games.get())()
+        seat = await sync_to_async(to_act)(game)
+        who = {0: alice, 1: bob, 2: carol}[seat]
+        await sync_to_async(services.game_act)(
+            game_id=game.pk, version=1, action={"type": "pass"}, user=who
+        )
+        frame = await ws.receive_from(timeout=5)
+        assert version_of(frame) == 2
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_the_lobby_updates_live_when_a_table_opens(alice: Any, bob: Any) -> None:
+    async def run() -> None:
+        ws = await acommunicator("/ws/lobby/", bob)
+        assert (await ws.connect())[0]
+        first = await ws.receive_from(timeout=5)
+        assert "No public table" in first
+        await sync_to_async(open_table)(alice, name="Brand new table")
+        frame = await ws.receive_from(timeout=5)
+        assert "Brand new table" in frame
+        await ws.disconnect()
+
+    async_to_sync(run)()
