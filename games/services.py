@@ -42,8 +42,14 @@ class StaleVersion(GameError):
 # --------------------------------------------------------------------------- state
 
 
-_STATE_CACHE: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+# Keyed by (id, creation time, version): ids alone repeat when a database is
+# recreated (the tests do it constantly).
+_STATE_CACHE: OrderedDict[tuple[int, object, int], GameState] = OrderedDict()
 _STATE_CACHE_SIZE = 512
+
+
+def _cache_key(game: Game) -> tuple[int, object, int]:
+    return (game.pk, game.created, game.version)
 
 
 def game_state(game: Game, hands: list[Hand] | None = None) -> GameState:
@@ -51,7 +57,7 @@ def game_state(game: Game, hands: list[Hand] | None = None) -> GameState:
 
     States are immutable, so one rebuilt for (game, version) is kept and shared.
     """
-    key = (game.pk, game.version)
+    key = _cache_key(game)
     state = _STATE_CACHE.get(key)
     if state is not None:
         _STATE_CACHE.move_to_end(key)
@@ -88,7 +94,12 @@ def seat_view(game: Game, state: GameState, seat: int | None, hand: Hand | None)
         hand and hand.dummy_taken and not view["over"] and view["phase"] == "maker_choice"
     )
     view["exchange_cards"] = None
-    if view["dummy_taken"] and seat is not None and seat == view["to_act"] and state.current is not None:
+    if (
+        view["dummy_taken"]
+        and seat is not None
+        and seat == view["to_act"]
+        and state.current is not None
+    ):
         view["exchange_cards"] = engine.maker_exchange_cards(state.current)
         view["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
     return view
@@ -352,7 +363,7 @@ def game_act(
         if updated != 1:
             raise StaleVersion("Someone moved first; here is the table as it stands now.")
         game.version = version + 1
-        _STATE_CACHE[(game.pk, game.version)] = new_state
+        _STATE_CACHE[_cache_key(game)] = new_state
         if game.status == Game.Status.FINISHED:
             Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
         _after_move(game, new_state)

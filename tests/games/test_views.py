@@ -1,0 +1,222 @@
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Table
+
+from .conftest import open_table, players, to_act
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def logged_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def card_codes(html: str) -> set[str]:
+    return set(re.findall(r'data-card="([^"]+)"', html))
+
+
+def test_the_lobby_lists_public_open_tables_only(alice: Any, bob: Any) -> None:
+    open_table(alice, name="Open and public")
+    open_table(alice, name="Secret club", visibility="private")
+    html = logged_in(bob).get(reverse("games:lobby")).content.decode()
+    assert "Open and public" in html
+    assert "Secret club" not in html
+
+
+def test_creating_a_table_from_the_form_with_bots(alice: Any) -> None:
+    client = logged_in(alice)
+    response = client.post(
+        reverse("games:create"),
+        {
+            "name": "Evening",
+            "deck": "32",
+            "target": "7",
+            "stick_the_dealer": "on",
+            "lone_maker_march": "4",
+            "mode": "turns",
+            "move_seconds": "43200",
+            "visibility": "private",
+            "seat_2": "easy",
+            "seat_3": "hard",
+        },
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.rules == {
+        "deck": "32",
+        "stick_the_dealer": True,
+        "second_round_turned_suit": False,
+        "lone_maker_march": 4,
+    }
+    assert (table.target, table.mode, table.move_seconds, table.visibility) == (
+        7,
+        "turns",
+        43200,
+        "private",
+    )
+    assert table.games.count() == 1  # two bots filled the table: the game started
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "Deck: 32 cards" in page and "By turns, 12 hours per move" in page
+
+
+def test_creating_a_table_with_bad_input_shows_the_errors(alice: Any) -> None:
+    response = logged_in(alice).post(
+        reverse("games:create"), {"name": "", "deck": "52", "target": "99"}
+    )
+    assert response.status_code == 400
+    assert not Table.objects.exists()
+    assert b"errorlist" in response.content
+
+
+def test_join_and_leave_through_the_views(alice: Any, bob: Any) -> None:
+    table = open_table(alice)
+    client = logged_in(bob)
+    response = client.post(reverse("games:join", args=[table.pk]), {"position": "2"}, **HTMX)
+    assert response.status_code == 200 and "Leave" in response.content.decode()
+    assert table.seats.get(position=2).user == bob
+    response = client.post(reverse("games:join", args=[table.pk]), {"position": "7"}, **HTMX)
+    assert "Choose seat 1, 2 or 3" in response.content.decode()
+    client.post(reverse("games:leave", args=[table.pk]), **HTMX)
+    assert table.seats.get(position=2).user is None
+
+
+def test_a_private_table_is_reached_only_through_its_invitation(alice: Any, bob: Any) -> None:
+    table = open_table(alice, visibility="private")
+    client = logged_in(bob)
+    assert client.get(table.get_absolute_url()).status_code == 404
+    assert client.post(reverse("games:join", args=[table.pk]), {"position": "1"}).status_code == 404
+    response = client.get(table.invite_url())
+    assert response.status_code == 302
+    assert client.get(table.get_absolute_url()).status_code == 200
+    client.post(reverse("games:join", args=[table.pk]), {"position": "1"})
+    assert table.seats.get(position=1).user == bob
+
+
+def test_each_player_sees_only_their_own_hand(game: Game, outsider: Any) -> None:
+    seated = players(game.table)
+    state = services.game_state(game)
+    assert state.current is not None
+    hands = {s: set(state.current.hand_of(s)) for s in range(3)}
+    for seat, user in seated.items():
+        html = logged_in(user).get(game.table.get_absolute_url()).content.decode()
+        shown = card_codes(html)
+        assert hands[seat] <= shown
+        for other in range(3):
+            if other != seat:
+                assert not (hands[other] & shown)
+    spectator = card_codes(logged_in(outsider).get(game.table.get_absolute_url()).content.decode())
+    assert not (spectator & (hands[0] | hands[1] | hands[2]))
+
+
+def test_only_legal_actions_are_offered(game: Game) -> None:
+    seat = to_act(game)
+    user = players(game.table)[seat]
+    html = logged_in(user).get(game.table.get_absolute_url()).content.decode()
+    offered = [
+        json.loads(v.replace("&quot;", '"'))
+        for v in re.findall(r'name="action" value="([^"]+)"', html)
+    ]
+    view = services.seat_view(
+        game, services.game_state(game), seat, services.current_hand_row(game)
+    )
+    assert sorted(json.dumps(a, sort_keys=True) for a in offered) == sorted(
+        json.dumps(a, sort_keys=True) for a in view["legal_actions"]
+    )
+    assert "Pass" in html
+    other = players(game.table)[(seat + 1) % 3]
+    assert (
+        'name="action"' not in logged_in(other).get(game.table.get_absolute_url()).content.decode()
+    )
+
+
+def test_a_move_posted_with_htmx_returns_the_updated_table(game: Game) -> None:
+    seat = to_act(game)
+    client = logged_in(players(game.table)[seat])
+    response = client.post(
+        reverse("games:act", args=[game.table_id]),
+        {"action": '{"type":"pass"}', "version": "1"},
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert 'data-version="2"' in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 2
+
+
+def test_a_stale_move_shows_the_current_table_and_a_message(game: Game) -> None:
+    seat = to_act(game)
+    client = logged_in(players(game.table)[seat])
+    url = reverse("games:act", args=[game.table_id])
+    client.post(url, {"action": '{"type":"pass"}', "version": "1"}, **HTMX)
+    response = client.post(
+        url, {"action": '{"type":"pass"}', "version": "1"}, **HTMX
+    )  # the double click
+    html = response.content.decode()
+    assert "as it stands now" in html and 'data-version="2"' in html
+    assert len(game.hands.get().record["actions"]) == 1
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"action": "not json", "version": "1"}, "That is not a move."),
+        ({"action": '{"type":"pass"}', "version": "x"}, "That is not a move."),
+        ({"action": "[1,2]", "version": "1"}, "That is not a move."),
+        ({"action": "x" * 5000, "version": "1"}, "That is not a move."),
+        ({"action": '{"type":"play","card":"ZZ"}', "version": "1"}, ""),
+        ({"action": '{"type":"launch"}', "version": "1"}, ""),
+    ],
+)
+def test_bad_moves_change_nothing_and_say_why(
+    game: Game, data: dict[str, str], message: str
+) -> None:
+    seat = to_act(game)
+    client = logged_in(players(game.table)[seat])
+    response = client.post(reverse("games:act", args=[game.table_id]), data, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'role="alert"' in html
+    assert message in html
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_a_plain_form_post_without_htmx_redirects_back_with_a_message(game: Game) -> None:
+    seat = to_act(game)
+    client = logged_in(players(game.table)[(seat + 1) % 3])
+    response = client.post(
+        reverse("games:act", args=[game.table_id]), {"action": '{"type":"pass"}', "version": "1"}
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "It is not your turn." in page
+
+
+def test_the_game_record_is_for_players_of_finished_games(game: Game, outsider: Any) -> None:
+    url = reverse("games:record", args=[game.pk])
+    seated = players(game.table)
+    assert logged_in(outsider).get(url).status_code == 404
+    assert logged_in(seated[0]).get(url).status_code == 409
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    response = logged_in(seated[0]).get(url)
+    assert response.status_code == 200
+    record = response.json()
+    assert record["format"] == "euchre3-game/1" and record["first_dealer"] == game.first_dealer
+    assert "attachment" in response["Content-Disposition"]
+
+
+def test_my_games_lists_the_players_tables_with_their_turn_first(game: Game) -> None:
+    seat = to_act(game)
+    html = logged_in(players(game.table)[seat]).get(reverse("games:my_games")).content.decode()
+    assert "Friday table" in html and "Your turn" in html
