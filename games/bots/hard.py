@@ -35,7 +35,7 @@ from .solver import Solver
 
 # Sample budgets when no time budget is given (deterministic for a given rng).
 PLAY_SAMPLES = 48
-BID_SAMPLES = 40
+BID_SAMPLES = 64
 MIN_SAMPLES = 12
 # Safety cap on the wall time of one decision without a time budget.
 CAP_MS = 700
@@ -784,17 +784,21 @@ def decide(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> Ac
     tallies = _rank(k, rng, budget_ms)
     if not tallies:
         return medium.decide(k, rng)
-    return _best(tallies).action
+    return _best(tallies, k.phase).action
 
 
 # Going alone is chosen only when the search finds it clearly better: the
-# sampled deals know nothing of how a real partnership falls apart.
-ALONE_MARGIN = 0.15
+# solver plays both sides perfectly, and lone defences that it liked by a
+# little were marched against in test matches.
+MAKER_ALONE_MARGIN = 0.25
+DEFENDER_ALONE_MARGIN = 0.5
 
 
-def _best(tallies: list[Tally]) -> Tally:
+def _best(tallies: list[Tally], phase: str) -> Tally:
     def key(t: Tally) -> float:
-        return t.mean - (ALONE_MARGIN if t.action.get("type") == "alone" else 0.0)
+        if t.action.get("type") != "alone":
+            return t.mean
+        return t.mean - (MAKER_ALONE_MARGIN if phase == "maker_choice" else DEFENDER_ALONE_MARGIN)
 
     return max(tallies, key=key)
 
