@@ -26,18 +26,16 @@ from games.engine.cards import (
 
 Action = dict[str, Any]
 
+
+def _by_strength(t: int, s: int) -> tuple[int, ...]:
+    cs = [c for c in range(33) if EFF_SUIT[t][c] == s]
+    cs.sort(key=lambda c: -POWER[t][s][c])
+    return tuple(cs)
+
+
 # ORDER[trump][suit]: the cards that follow `suit` under `trump`, strongest first.
 ORDER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            sorted(
-                (c for c in range(33) if EFF_SUIT[t][c] == s),
-                key=lambda c, t=t, s=s: -POWER[t][s][c],
-            )
-        )
-        for s in range(4)
-    )
-    for t in range(4)
+    tuple(_by_strength(t, s) for s in range(4)) for t in range(4)
 )
 
 

@@ -20,6 +20,7 @@ early when one action is clearly ahead.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -595,7 +596,7 @@ class _Sim:
             self.to_act = (s + 1) % 3
         elif t == "alone" and self.phase == "defender_alone":
             assert self.maker is not None
-            self.alone = sorted(self.alone + [s])
+            self.alone = sorted([*self.alone, s])
             first = (self.maker + 1) % 3
             self.sitting_out = (self.maker + 2) % 3 if s == first else first
             self.phase = "play"
@@ -724,8 +725,7 @@ def _bid_candidates(k: Knowledge) -> list[Action]:
 
 
 def _keep_candidates(k: Knowledge, n: int = 6) -> list[Action]:
-    import itertools
-
+    """The best few keep-fives by hand strength, for the search to choose from."""
     assert k.trump is not None
     cs = cards_of(k.exchange)
     scored = []

@@ -106,13 +106,11 @@ def maker_strength(
 
 def discard_for(six: int, trump: int) -> int:
     """The card to throw away from six: the weakest, preferring to make a void."""
-    sm = SUIT_MASK[trump]
     best, best_v = -1, -1e9
     for c in cards_of(six):
         v = hand_value(six & ~(1 << c), trump)
         if v > best_v:
             best, best_v = c, v
-    _ = sm
     return best
 
 

@@ -32,7 +32,11 @@ def record(
         "format": "euchre3-hand/1",
         "rules": rules,
         "dealer": dealer,
-        "deal": {"hands": [h.split() for h in hands], "dummy": dummy.split(), "kitty": kitty.split()},
+        "deal": {
+            "hands": [h.split() for h in hands],
+            "dummy": dummy.split(),
+            "kitty": kitty.split(),
+        },
         "actions": acts,
     }
 

@@ -47,10 +47,26 @@ def _check(level: str, state: Any, rng: random.Random) -> Action:
     return act
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.deck}-{r.stick_the_dealer:d}{r.second_round_turned_suit:d}{r.lone_maker_march}")
+@pytest.mark.parametrize(
+    "rules",
+    ALL_RULES,
+    ids=lambda r: (
+        f"{r.deck}-{r.stick_the_dealer:d}{r.second_round_turned_suit:d}{r.lone_maker_march}"
+    ),
+)
 def test_every_bot_answers_legally_in_random_positions(rules: Rules, small_budget: None) -> None:
     """Random hands where a random mix of moves reaches odd positions; every bot is asked at each."""
-    rng = random.Random(hash((rules.deck, rules.stick_the_dealer, rules.second_round_turned_suit, rules.lone_maker_march)) & 0xFFFF)
+    rng = random.Random(
+        hash(
+            (
+                rules.deck,
+                rules.stick_the_dealer,
+                rules.second_round_turned_suit,
+                rules.lone_maker_march,
+            )
+        )
+        & 0xFFFF
+    )
     asked = 0
     for hand_no in range(14):
         state = new_hand(rules, hand_no % 3, rng)

@@ -8,7 +8,15 @@ from games.bots.solver import Solver
 from games.engine.cards import EFF_SUIT, POWER, SUIT_MASK, cards_of, deck_cards
 
 
-def _minimax(H: list[int], seat: int, trick: list[tuple[int, int]], maker: int, trump: int, nxt: tuple[int, ...], n: int) -> int:
+def _minimax(
+    H: list[int],
+    seat: int,
+    trick: list[tuple[int, int]],
+    maker: int,
+    trump: int,
+    nxt: tuple[int, ...],
+    n: int,
+) -> int:
     """Maker's tricks from here under best play, by brute force."""
     if not any(H):
         return 0

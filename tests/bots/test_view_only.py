@@ -31,11 +31,18 @@ def test_players_use_no_engine_function_that_takes_a_full_state() -> None:
     for path in PLAYERS:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("games.engine"):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("games.engine")
+            ):
                 assert node.module == "games.engine.cards", (path.name, node.module)
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    assert not alias.name.startswith(("django", "games.engine")), (path.name, alias.name)
+                    assert not alias.name.startswith(("django", "games.engine")), (
+                        path.name,
+                        alias.name,
+                    )
             if isinstance(node, ast.Attribute):
                 assert not node.attr.startswith("_hands"), path.name
 
@@ -65,7 +72,9 @@ def _positions(n_hands: int, rng: random.Random) -> list[Any]:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_bots_get_a_json_copy_of_the_view_and_leave_it_unchanged(level: str, small_budget: None) -> None:
+def test_bots_get_a_json_copy_of_the_view_and_leave_it_unchanged(
+    level: str, small_budget: None
+) -> None:
     rng = random.Random(3)
     for state in _positions(4, rng)[::3]:
         v = view(state, state.to_act)
@@ -108,7 +117,9 @@ def test_cards_a_seat_cannot_see_do_not_change_its_decision(level: str, small_bu
         twin = hand_from_record(_hidden_twin(rec, seat, rng))
         v1, v2 = view(state, seat), view(twin, seat)
         assert v1 == v2
-        assert choose_action(level, v1, random.Random(h)) == choose_action(level, v2, random.Random(h))
+        assert choose_action(level, v1, random.Random(h)) == choose_action(
+            level, v2, random.Random(h)
+        )
         checked += 1
     assert checked >= 20
 
@@ -118,7 +129,9 @@ def test_same_view_and_seed_give_the_same_action(level: str, small_budget: None)
     rng = random.Random(21)
     for state in _positions(3, rng)[::2]:
         v = view(state, state.to_act)
-        assert choose_action(level, v, random.Random(9)) == choose_action(level, v, random.Random(9))
+        assert choose_action(level, v, random.Random(9)) == choose_action(
+            level, v, random.Random(9)
+        )
 
 
 def test_a_plain_hand_view_without_scores_works() -> None:
