@@ -138,7 +138,7 @@ class Seat(models.Model):
         if self.user_id is not None:
             return self.user.username
         if self.bot_level:
-            return f"{self.bot_level.capitalize()} bot"
+            return f"{self.bot_level.capitalize()} bot {self.position + 1}"
         return "Empty seat"
 
 

@@ -180,8 +180,18 @@ def _dummy_text(view: dict[str, Any], maker: str | None) -> str:
 def _phase_text(view: dict[str, Any], names: dict[int, str]) -> str:
     if view["over"]:
         return "The game is over."
-    who = names.get(view["to_act"], "")
     phase = view["phase"]
+    if view["to_act"] is not None and view["to_act"] == view["seat"]:
+        return {
+            "joker_suit": "The Joker was turned up: as the dealer, name the suit it stands for.",
+            "bid1": f"First round: {view['call_name'].lower()} or pass.",
+            "dealer_pickup": "Pick up the up card (choose your discard) or leave it.",
+            "bid2": "Second round: name trump or pass.",
+            "maker_choice": "You are the maker: use the dummy or go alone.",
+            "defender_alone": "Defend alone, or play with your partner for this hand.",
+            "play": "Play a card.",
+        }.get(phase, "")
+    who = names.get(view["to_act"], "")
     return {
         "joker_suit": f"The Joker was turned up: {who} (the dealer) names the suit it stands for.",
         "bid1": f"First round of bidding: {who} to order it up or pass.",

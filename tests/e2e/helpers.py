@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+PASSWORD = "browser-secret-88"
+
+
+def sign_up(page: Page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/accounts/signup/")
+    page.get_by_label("Username:").fill(username)
+    page.get_by_label("Email:").fill(f"{username}@example.com")
+    page.get_by_label("Password:", exact=True).fill(PASSWORD)
+    page.get_by_label("Password (again):").fill(PASSWORD)
+    page.get_by_role("button", name="Sign Up").click()
+    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#table").get_attribute("data-version") or 0)
+
+
+def wait_for_version(page: Page, v: int) -> None:
+    expect(page.locator("#table")).to_have_attribute("data-version", str(v), timeout=15000)
+
+
+def take_a_turn(page: Page) -> None:
+    """Click a sensible legal action on a page whose turn it is."""
+    form = page.locator("#act-form")
+    keep = form.get_by_role("button", name="Keep these five")
+    if keep.count():
+        keep.click()
+        return
+    for name in [
+        re.compile(r"^(Order it up|Assist|Accept) "),
+        re.compile(r"^Use the dummy$"),
+        re.compile(r"^Don't defend alone$"),
+    ]:
+        button = form.get_by_role("button", name=name)
+        if button.count():
+            button.first.click()
+            return
+    cards = form.locator("button.card-button")
+    if cards.count():
+        cards.first.click()
+        return
+    form.locator("button").first.click()
