@@ -12,8 +12,9 @@ the rules: the maker's dummy choice is made in two steps, as for a person.
 At `maker_choice` the view lists `{"seat", "type": "dummy"}` without `keep`
 (nobody has seen the dummy yet), and the bot returns either the `alone`
 action or that `dummy` action. If it is `dummy`, ask again with the ten
-cards the maker now sees, as the key `exchange` in the view
-(`view | {"exchange": engine.maker_exchange_cards(state)}`), or call
+cards the maker now sees, as the key `exchange` (or the site's
+`exchange_cards`) in the view (`view | {"exchange":
+engine.maker_exchange_cards(state)}`), or call
 `choose_keep(level, view, ten, rng)`; the answer is then the complete
 record action `{"seat", "type": "dummy", "keep": [five cards]}`.
 
@@ -44,7 +45,7 @@ def choose_action(
     """The bot's action for the seat of `view` (which must be the seat to act)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-    if not view.get("legal_actions") and not view.get("exchange"):
+    if not view.get("legal_actions") and not (view.get("exchange") or view.get("exchange_cards")):
         raise ValueError("this seat has nothing to decide now")
     k = Knowledge.from_view(view)
     if level == "easy":

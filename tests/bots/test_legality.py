@@ -118,3 +118,27 @@ def test_a_seat_not_to_act_is_refused() -> None:
     state = new_hand(Rules(), 0, random.Random(1))
     with pytest.raises(ValueError, match="nothing to decide"):
         choose_action("medium", view(state, 0), random.Random(1))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_sites_dummy_step_gets_a_complete_keep(level: str, small_budget: None) -> None:
+    """The site's second step lists the dummy action with `keep: None` beside `exchange_cards`."""
+    rng = random.Random(4)
+    found = 0
+    while found < 3:
+        state = new_hand(Rules(), 0, rng)
+        while not state.over and state.phase.value != "maker_choice":
+            acts = legal_actions(state)
+            state = apply(state, acts[rng.randrange(len(acts))])
+        if state.over:
+            continue
+        seat = state.to_act
+        v = view(state, seat)
+        ten = maker_exchange_cards(state)
+        v["exchange_cards"] = ten
+        v["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
+        a = choose_action(level, v, random.Random(1))
+        assert a["type"] == "dummy" and a["seat"] == seat
+        assert len(set(a["keep"])) == 5 and set(a["keep"]) <= set(ten)
+        apply(state, Action.from_dict(a))
+        found += 1
