@@ -59,7 +59,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     def _snapshot(self) -> tuple[str | None, str]:
-        table = Table.objects.filter(pk=self.table_id).first()
+        table = realtime.with_seats(Table.objects.filter(pk=self.table_id)).first()
         if table is None:
             return (
                 None,

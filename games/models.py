@@ -131,12 +131,13 @@ class Seat(models.Model):
 
     @property
     def is_bot(self) -> bool:
+        """A bot plays this seat: a bot's own seat, or a person's handed to a bot."""
         return bool(self.bot_level)
 
     @property
     def display_name(self) -> str:
         if self.user_id is not None:
-            return self.user.username
+            return f"{self.user.username} (bot playing)" if self.bot_level else self.user.username
         if self.bot_level:
             return f"{self.bot_level.capitalize()} bot {self.position + 1}"
         return "Empty seat"
@@ -161,6 +162,7 @@ class Game(models.Model):
         null=True, blank=True
     )  # seat whose turn it is, for lists
     turn_started = models.DateTimeField(null=True, blank=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)

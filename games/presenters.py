@@ -6,8 +6,11 @@ Nothing here decides a rule: buttons and clickable cards are the view's
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
+
+from django.utils.html import format_html
 
 from django.conf import settings
 
@@ -20,20 +23,30 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANK_TEXT = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 
 
-def card(code: str, action: dict[str, Any] | None = None, verb: str = "Play") -> dict[str, Any]:
-    """A card for the template: its code, text alternative and (if clickable) its action."""
+@functools.cache
+def card_html(code: str) -> str:
+    """A face-up card with its text alternative, rendered once per card code
+    (the table shows dozens of cards to every viewer after every move)."""
     name = engine.card_name(code)
     if code == "JK":
         rank, suit, colour = "★", "", "joker"
     else:
         rank, suit = RANK_TEXT[code[0]], SUIT_SYMBOLS[code[1]]
         colour = "red" if code[1] in "DH" else "black"
+    return format_html(
+        '<span class="card {}" data-card="{}" role="img" aria-label="{}">'
+        '<span class="rank" aria-hidden="true">{}</span><span class="suit" aria-hidden="true">{}</span></span>',
+        colour, code, name, rank, suit,
+    )
+
+
+def card(code: str, action: dict[str, Any] | None = None, verb: str = "Play") -> dict[str, Any]:
+    """A card for the template: its html, text alternative and (if clickable) its action."""
+    name = engine.card_name(code)
     return {
         "code": code,
         "name": name,
-        "rank": rank,
-        "suit": suit,
-        "colour": colour,
+        "html": card_html(code),
         "action": json.dumps(action, separators=(",", ":")) if action else None,
         "label": f"{verb} {name}" if action else name,
     }
@@ -82,12 +95,8 @@ def _discard_choices(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [card(a["discard"], a, verb="Pick up and discard") for a in picks]
 
 
-def seat_name(table: Table, position: int) -> str:
-    return next(s.display_name for s in table.seats.all() if s.position == position)
-
-
-def _trick(table: Table, cards: list[list[Any]]) -> list[dict[str, Any]]:
-    return [{"seat": s, "player": seat_name(table, s), "card": card(c)} for s, c in cards]
+def _trick(names: dict[int, str], cards: list[list[Any]]) -> list[dict[str, Any]]:
+    return [{"seat": s, "player": names[s], "card": card(c)} for s, c in cards]
 
 
 def table_context(
@@ -99,6 +108,8 @@ def table_context(
 ) -> dict[str, Any]:
     """Everything the table partial renders for one viewer."""
     ctx: dict[str, Any] = {"table": table, "game": game, "view": view, "user": user}
+    # When the last move was stored (epoch ms): "last move ..." and latency measurements.
+    ctx["moved_at"] = int(game.last_move_at.timestamp() * 1000) if game and game.last_move_at else ""
     seats = list(table.seats.all())
     if game is None or view is None:
         # Before the game: who sits where, and this user's join / leave / bot controls.
@@ -148,10 +159,10 @@ def table_context(
     ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")
     ctx["dummy_cards"] = [card(c) for c in view["dummy"] or []]
     ctx["my_discards"] = [card(c) for c in view["my_discards"]]
-    ctx["current_trick"] = _trick(table, view["current_trick"])
+    ctx["current_trick"] = _trick(ctx["seat_names"], view["current_trick"])
     last = view["tricks"][-1] if view["tricks"] else None
     ctx["last_trick"] = (
-        {"cards": _trick(table, last["cards"]), "winner": ctx["seat_names"][last["winner"]]}
+        {"cards": _trick(ctx["seat_names"], last["cards"]), "winner": ctx["seat_names"][last["winner"]]}
         if last
         else None
     )

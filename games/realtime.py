@@ -8,14 +8,18 @@ and a (re)connecting socket starts from a full snapshot.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
-from .models import Game, Hand, Table
+from django.db.models import Prefetch
+
+from .models import Game, Hand, Seat, Table
 
 log = logging.getLogger(__name__)
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, None)
@@ -60,55 +64,88 @@ def latest_game(table: Table) -> Game | None:
     return table.games.order_by("-number").first()
 
 
-def _send(group: str, html: str, version: int) -> None:
+def _send(frames: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send every frame of one change in one trip through the event loop."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not frames:
         return
+
+    async def send_all() -> None:
+        for group, message in frames:
+            await layer.group_send(group, message)
+
     try:
-        async_to_sync(layer.group_send)(
-            group, {"type": "html.frame", "html": html, "version": version}
-        )
+        asyncio.run_coroutine_threadsafe(send_all(), _sender_loop()).result(timeout=10)
     except Exception:  # best effort: the next frame, or the snapshot on reconnect, resyncs
-        log.exception("push to %s failed", group)
+        log.exception("push to %s failed", [g for g, _ in frames])
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid: int | None = None
+_loop_lock = threading.Lock()
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """One event loop per process, in a daemon thread, for every push.
+
+    `async_to_sync` from a thread with no loop (a Celery worker) would start a
+    new loop, and with it a new Redis connection, for every push; this keeps
+    one loop and the channel layer's connections for the life of the process.
+    Created lazily, and again after a fork (Celery's prefork pool).
+    """
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="channel-layer-sender", daemon=True).start()
+            _loop, _loop_pid = loop, os.getpid()
+        return _loop
+
+
+def _frame(html: str, version: int) -> dict[str, Any]:
+    return {"type": "html.frame", "html": html, "version": version}
+
+
+def with_seats(queryset: Any) -> Any:
+    """Tables (or games) with their seats and seated users loaded in one go."""
+    prefix = "table__" if queryset.model is Game else ""
+    return queryset.prefetch_related(
+        Prefetch(f"{prefix}seats", queryset=Seat.objects.select_related("user"))
+    )
 
 
 def broadcast_game(game_id: int) -> None:
     """Render the table once per viewer (seated people and spectators) and push it."""
-    game = Game.objects.select_related("table").get(pk=game_id)
-    table = game.table
     from . import services
 
+    game = with_seats(Game.objects.select_related("table")).get(pk=game_id)
+    table = game.table
     state = services.game_state(game)
     hand = services.current_hand_row(game)
     seats = {s.position: s for s in table.seats.all()}
+    frames = []
     for seat in VIEWERS:
-        if seat is not None and seats[seat].is_bot:
-            continue
+        if seat is not None and seats[seat].user_id is None:
+            continue  # nobody can watch a bot's own seat
         html = render_table(table, game, seat, hand, state=state, oob=True)
-        _send(game_group(game.pk, seat), html, game.version)
+        frames.append((game_group(game.pk, seat), _frame(html, game.version)))
+    _send(frames)
 
 
 def broadcast_table_changed(table_id: int) -> None:
     """Seats changed or a game started: each open page re-renders for its own user
     (join and bot buttons differ per person) and follows the new game's group."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(table_group(table_id), {"type": "table.changed"})
-    except Exception:
-        log.exception("push to table %s failed", table_id)
+    _send([(table_group(table_id), {"type": "table.changed"})])
 
 
 def broadcast_lobby() -> None:
-    _send("lobby", render_lobby_list(oob=True), 0)
+    _send([("lobby", _frame(render_lobby_list(oob=True), 0))])
 
 
 def open_tables() -> Any:
     return (
-        Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN)
+        with_seats(Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN))
         .select_related("owner")
-        .prefetch_related("seats__user")
         .order_by("-created")[:100]
     )
 

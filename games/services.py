@@ -52,7 +52,7 @@ def _cache_key(game: Game) -> tuple[int, object, int]:
     return (game.pk, game.created, game.version)
 
 
-def game_state(game: Game, hands: list[Hand] | None = None) -> GameState:
+def game_state(game: Game) -> GameState:
     """The engine's state of a game, rebuilt from its stored hand records.
 
     States are immutable, so one rebuilt for (game, version) is kept and shared.
@@ -62,8 +62,7 @@ def game_state(game: Game, hands: list[Hand] | None = None) -> GameState:
     if state is not None:
         _STATE_CACHE.move_to_end(key)
         return state
-    if hands is None:
-        hands = list(game.hands.order_by("number"))
+    hands = list(game.hands.order_by("number"))
     record = {
         "format": "euchre3-game/1",
         "target": game.table.target,
@@ -248,7 +247,7 @@ def _game_start(table: Table, number: int) -> Game:
     assert state.current is not None
     Hand.objects.create(game=game, number=0, record=engine.hand_to_record(state.current))
     _set_turn(game, state)
-    game.save(update_fields=["to_act", "turn_started", "deadline"])
+    game.save(update_fields=["to_act", "turn_started", "deadline", "last_move_at"])
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated"])
     _after_lobby_change(table)
@@ -285,6 +284,7 @@ def _set_turn(game: Game, state: GameState) -> None:
     now = timezone.now()
     cur = state.current
     game.to_act = None if cur is None else cur.to_act
+    game.last_move_at = now
     game.turn_started = now if game.to_act is not None else None
     seconds = game.table.move_seconds if game.table.mode == Table.Mode.TURNS else None
     game.deadline = (
@@ -325,9 +325,9 @@ def game_act(
             raise StaleVersion(
                 "The table changed before your move arrived; here it is as it stands now."
             )
-        hands = list(game.hands.order_by("number"))
-        state = game_state(game, hands)
-        hand = hands[-1]
+        state = game_state(game)  # usually cached: rebuilt from every hand only after a restart
+        hand = current_hand_row(game)
+        assert hand is not None
         if state.current is None or state.current.to_act != seat:
             raise GameError("It is not your turn.")
         kind = action.get("type")
@@ -358,6 +358,7 @@ def game_act(
             finished=game.finished,
             to_act=game.to_act,
             turn_started=game.turn_started,
+            last_move_at=game.last_move_at,
             deadline=game.deadline,
         )
         if updated != 1:

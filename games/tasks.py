@@ -18,10 +18,9 @@ log = logging.getLogger(__name__)
 
 def bot_action(level: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Ask the seat's bot for one of the view's legal actions."""
-    # TEMPORARY until games.bots lands: a random legal action.
-    if view.get("exchange_cards"):
-        return {"type": "dummy", "keep": rng.sample(view["exchange_cards"], 5)}
-    return dict(rng.choice(view["legal_actions"]))
+    from games import bots
+
+    return bots.choose_action(level, view, rng)
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -36,6 +36,7 @@ def _table_or_404(request: HttpRequest, table_id: int) -> Table:
 
 
 def _table_html(request: HttpRequest, table: Table, message: str = "") -> str:
+    table = realtime.with_seats(Table.objects.select_related("owner")).get(pk=table.pk)  # fresh seats
     game = realtime.latest_game(table)
     seat = services.seat_of(table, request.user)
     return realtime.render_table(table, game, seat, message=message, user=request.user)
@@ -100,10 +101,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     if request.htmx and request.GET.get("partial"):
         return HttpResponse(_table_html(request, table))
-    game = realtime.latest_game(table)
-    seat = services.seat_of(table, request.user)
-    html = realtime.render_table(table, game, seat, user=request.user)
-    return render(request, "games/table_page.html", {"table": table, "table_html": html})
+    return render(request, "games/table_page.html", {"table": table, "table_html": _table_html(request, table)})
 
 
 @login_required
