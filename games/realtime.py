@@ -15,9 +15,8 @@ import threading
 from typing import Any
 
 from channels.layers import get_channel_layer
-from django.template.loader import render_to_string
-
 from django.db.models import Prefetch
+from django.template.loader import render_to_string
 
 from .models import Game, Hand, Seat, Table
 
@@ -97,7 +96,9 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
     with _loop_lock:
         if _loop is None or _loop_pid != os.getpid():
             loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="channel-layer-sender", daemon=True).start()
+            threading.Thread(
+                target=loop.run_forever, name="channel-layer-sender", daemon=True
+            ).start()
             _loop, _loop_pid = loop, os.getpid()
         return _loop
 
@@ -144,7 +145,9 @@ def broadcast_lobby() -> None:
 
 def open_tables() -> Any:
     return (
-        with_seats(Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN))
+        with_seats(
+            Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN)
+        )
         .select_related("owner")
         .order_by("-created")[:100]
     )

@@ -270,6 +270,24 @@ def game_rematch(*, table: Table, user: Any) -> Game:
             raise GameError("A rematch has already started.") from None
 
 
+def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
+    """A player hands their seat in the game under way to a bot (`level`),
+    or takes it back (`level` ""): the seat stays theirs either way."""
+    if level and level not in dict(BOT_LEVELS):
+        raise GameError("Choose an easy, medium or hard bot.")
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update().filter(table=table, status=Game.Status.PLAYING).first()
+        )
+        if game is None:
+            raise GameError("There is no game under way at this table.")
+        if not Seat.objects.filter(table=table, user=user).update(bot_level=level):
+            raise GameError("You are not playing at this table.")
+        Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+        game.version += 1
+        _after_move(game, game_state(game))
+
+
 # --------------------------------------------------------------------------- moves
 
 

@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+
+from games import services, tasks
+from games.models import Game, Seat
+
+from .conftest import open_table
+from .wsclient import acommunicator
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def bot_game(alice: Any) -> Game:
+    """alice against two bots, with the first turn a bot's."""
+    for _ in range(50):
+        table = open_table(alice)
+        services.table_set_bot(table=table, user=alice, position=1, level="medium")
+        game = services.table_set_bot(table=table, user=alice, position=2, level="easy")
+        assert game is not None
+        if game.to_act != 0:
+            return game
+        table.delete()
+    raise AssertionError("no deal gave a bot the first turn")
+
+
+def actions(game: Game) -> int:
+    return sum(len(h.record["actions"]) for h in game.hands.all())
+
+
+def test_a_bot_turn_is_played_once_and_a_duplicate_does_nothing(bot_game: Game) -> None:
+    assert tasks.play_bot_turn(bot_game.pk, 1) == "played"
+    assert tasks.play_bot_turn(bot_game.pk, 1) == "stale"
+    assert actions(bot_game) == 1
+    bot_game.refresh_from_db()
+    assert bot_game.version == 2
+
+
+def test_a_late_task_for_an_old_version_does_nothing(bot_game: Game) -> None:
+    Game.objects.filter(pk=bot_game.pk).update(version=5)
+    assert tasks.play_bot_turn(bot_game.pk, 1) == "stale"
+    assert actions(bot_game) == 0
+
+
+def test_a_task_for_a_persons_turn_does_nothing(alice: Any) -> None:
+    for _ in range(50):
+        table = open_table(alice)
+        services.table_set_bot(table=table, user=alice, position=1, level="easy")
+        game = services.table_set_bot(table=table, user=alice, position=2, level="easy")
+        assert game is not None
+        if game.to_act == 0:
+            assert tasks.play_bot_turn(game.pk, game.version) == "not a bot"
+            assert actions(game) == 0
+            return
+        table.delete()
+
+
+def test_the_bot_answers_the_dummy_step_with_five_cards(bot_game: Game) -> None:
+    for _ in range(400):
+        bot_game.refresh_from_db()
+        hand = services.current_hand_row(bot_game)
+        if hand is not None and hand.dummy_taken:
+            seat = Seat.objects.get(table=bot_game.table, position=bot_game.to_act)
+            if seat.is_bot:
+                assert tasks.play_bot_turn(bot_game.pk, bot_game.version) == "played"
+                last = hand.__class__.objects.get(pk=hand.pk).record["actions"][-1]
+                assert last["type"] == "dummy" and len(last["keep"]) == 5
+                return
+        if bot_game.status == Game.Status.FINISHED:
+            break
+        seat = Seat.objects.get(table=bot_game.table, position=bot_game.to_act)
+        if seat.is_bot:
+            tasks.play_bot_turn(bot_game.pk, bot_game.version)
+        else:
+            services.seat_set_autopilot(table=bot_game.table, user=seat.user, level="medium")
+    pytest.skip("no bot used the dummy in this game")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_of_three_bots_runs_to_the_end_through_the_real_worker(
+    alice: Any, celery_worker: Any
+) -> None:
+    table = open_table(alice, target=5)
+
+    async def watch_until_over() -> str:
+        ws = await acommunicator(f"/ws/tables/{table.pk}/", alice)
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)  # the snapshot
+        await sync_to_async(start)()
+        frame = ""
+        while "won the game" not in frame:  # every move of the worker's bots is pushed here
+            frame = await ws.receive_from(timeout=60)
+        await ws.disconnect()
+        return frame
+
+    def start() -> None:
+        services.table_set_bot(table=table, user=alice, position=1, level="medium")
+        services.table_set_bot(table=table, user=alice, position=2, level="hard")
+        services.seat_set_autopilot(table=table, user=alice, level="easy")
+
+    last_frame = async_to_sync(watch_until_over)()
+    game = table.games.get()
+    assert game.status == Game.Status.FINISHED
+    assert f'data-version="{game.version}"' in last_frame
+    assert max(game.scores) >= 5 and game.winner is not None
+    assert all(h.result is not None for h in game.hands.all())
