@@ -136,7 +136,7 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.user_id is not None:
+        if self.user is not None:
             return f"{self.user.username} (bot playing)" if self.bot_level else self.user.username
         if self.bot_level:
             return f"{self.bot_level.capitalize()} bot {self.position + 1}"

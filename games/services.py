@@ -8,6 +8,7 @@ next bot move (games.realtime, games.tasks).
 
 from __future__ import annotations
 
+import datetime
 import random
 import secrets
 from collections import OrderedDict
@@ -306,7 +307,7 @@ def _set_turn(game: Game, state: GameState) -> None:
     game.turn_started = now if game.to_act is not None else None
     seconds = game.table.move_seconds if game.table.mode == Table.Mode.TURNS else None
     game.deadline = (
-        now + timezone.timedelta(seconds=seconds) if seconds and game.to_act is not None else None
+        now + datetime.timedelta(seconds=seconds) if seconds and game.to_act is not None else None
     )
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
 
 from games import engine
 
@@ -20,7 +21,11 @@ from .models import Game, Seat, Table
 MAX_ACTION_CHARS = 400
 
 
-def _may_see(request: HttpRequest, table: Table) -> bool:
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _may_see(request: HtmxHttpRequest, table: Table) -> bool:
     if table.visibility == Table.Visibility.PUBLIC:
         return True
     return services.seat_of(table, request.user) is not None or table.pk in request.session.get(
@@ -28,21 +33,23 @@ def _may_see(request: HttpRequest, table: Table) -> bool:
     )
 
 
-def _table_or_404(request: HttpRequest, table_id: int) -> Table:
+def _table_or_404(request: HtmxHttpRequest, table_id: int) -> Table:
     table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
     if not _may_see(request, table):
         raise Http404("No such table")
     return table
 
 
-def _table_html(request: HttpRequest, table: Table, message: str = "") -> str:
-    table = realtime.with_seats(Table.objects.select_related("owner")).get(pk=table.pk)  # fresh seats
+def _table_html(request: HtmxHttpRequest, table: Table, message: str = "") -> str:
+    table = realtime.with_seats(Table.objects.select_related("owner")).get(
+        pk=table.pk
+    )  # fresh seats
     game = realtime.latest_game(table)
     seat = services.seat_of(table, request.user)
     return realtime.render_table(table, game, seat, message=message, user=request.user)
 
 
-def _respond(request: HttpRequest, table: Table, message: str = "") -> HttpResponse:
+def _respond(request: HtmxHttpRequest, table: Table, message: str = "") -> HttpResponse:
     """htmx gets the table partial; a plain form post goes back to the page."""
     if request.htmx:
         return HttpResponse(_table_html(request, table, message))
@@ -52,7 +59,7 @@ def _respond(request: HttpRequest, table: Table, message: str = "") -> HttpRespo
 
 
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return render(
         request, "games/lobby.html", {"form": TableForm(), "tables": realtime.open_tables()}
     )
@@ -60,7 +67,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_create(request: HttpRequest) -> HttpResponse:
+def table_create(request: HtmxHttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if not form.is_valid():
         return render(
@@ -97,15 +104,19 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     if request.htmx and request.GET.get("partial"):
         return HttpResponse(_table_html(request, table))
-    return render(request, "games/table_page.html", {"table": table, "table_html": _table_html(request, table)})
+    return render(
+        request,
+        "games/table_page.html",
+        {"table": table, "table_html": _table_html(request, table)},
+    )
 
 
 @login_required
-def invite(request: HttpRequest, token: str) -> HttpResponse:
+def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """An invitation link: lets this user see (and join) the private table."""
     table = get_object_or_404(Table, invite_token=token)
     invited = request.session.get("invited", [])
@@ -114,7 +125,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(table)
 
 
-def _position(request: HttpRequest) -> int:
+def _position(request: HtmxHttpRequest) -> int:
     try:
         position = int(request.POST.get("position", ""))
     except ValueError:
@@ -126,7 +137,7 @@ def _position(request: HttpRequest) -> int:
 
 @login_required
 @require_POST
-def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_join(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     try:
         services.table_join(table=table, user=request.user, position=_position(request))
@@ -137,7 +148,7 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_leave(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     try:
         services.table_leave(table=table, user=request.user)
@@ -154,7 +165,7 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     try:
         services.table_set_bot(
@@ -170,7 +181,7 @@ def table_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_rematch(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     try:
         services.game_rematch(table=table, user=request.user)
@@ -202,7 +213,7 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
 
 @login_required
 @require_POST
-def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_act(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     game = realtime.latest_game(table)
     if game is None:
@@ -216,7 +227,7 @@ def table_act(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
-def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A finished game's full record (HAND_RECORD.md), for its players."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     if services.seat_of(game.table, request.user) is None:
@@ -232,9 +243,9 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: HtmxHttpRequest) -> HttpResponse:
     seats = (
-        Seat.objects.filter(user=request.user)
+        Seat.objects.filter(user_id=cast(int, request.user.pk))
         .select_related("table")
         .order_by("-table__updated")[:100]
     )
@@ -256,5 +267,5 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def notifications(request: HttpRequest) -> HttpResponse:
+def notifications(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/notifications.html")

@@ -113,6 +113,7 @@ def test_cards_a_seat_cannot_see_do_not_change_its_decision(level: str, small_bu
         if state.phase.value != "bid1":
             continue
         seat = state.to_act
+        assert seat is not None
         rec = hand_to_record(state)
         twin = hand_from_record(_hidden_twin(rec, seat, rng))
         v1, v2 = view(state, seat), view(twin, seat)

@@ -105,6 +105,7 @@ def play_and_check(
             g = await sync_to_async(Game.objects.select_related("table").get)(pk=game.pk)
             state = await sync_to_async(services.game_state)(g)
             hand_row = await sync_to_async(services.current_hand_row)(g)
+            assert hand_row is not None
             finished = sum(1 for h in state.hands if h.over)
             # The one frame each viewer gets per move (a snapshot on connecting), then its page.
             for v, ws in sockets.items():
@@ -122,6 +123,7 @@ def play_and_check(
                     checked += 1
             if g.status == Game.Status.FINISHED:
                 break
+            assert state.current is not None and state.current.to_act is not None
             seat = state.current.to_act
             view = await sync_to_async(services.seat_view)(g, state, seat, hand_row)
             action = dict(rng.choice(view["legal_actions"]))

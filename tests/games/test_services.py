@@ -158,6 +158,7 @@ def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None
     maker = to_act(game)
     user = players(game.table)[maker]
     hand = services.current_hand_row(game)
+    assert hand is not None
     assert services.seat_view(game, state, maker, hand)["exchange_cards"] is None
     services.game_act(game_id=game.pk, version=game.version, action={"type": "dummy"}, user=user)
     game.refresh_from_db()

@@ -64,6 +64,7 @@ def test_the_bot_answers_the_dummy_step_with_five_cards(bot_game: Game) -> None:
         bot_game.refresh_from_db()
         hand = services.current_hand_row(bot_game)
         if hand is not None and hand.dummy_taken:
+            assert bot_game.to_act is not None
             seat = Seat.objects.get(table=bot_game.table, position=bot_game.to_act)
             if seat.is_bot:
                 assert tasks.play_bot_turn(bot_game.pk, bot_game.version) == "played"
@@ -72,6 +73,7 @@ def test_the_bot_answers_the_dummy_step_with_five_cards(bot_game: Game) -> None:
                 return
         if bot_game.status == Game.Status.FINISHED:
             break
+        assert bot_game.to_act is not None
         seat = Seat.objects.get(table=bot_game.table, position=bot_game.to_act)
         if seat.is_bot:
             tasks.play_bot_turn(bot_game.pk, bot_game.version)

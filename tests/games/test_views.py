@@ -14,7 +14,7 @@ from games.models import Game, Table
 from .conftest import open_table, players, to_act
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX = {"HX-Request": "true"}
 
 
 def logged_in(user: Any) -> Client:
@@ -83,12 +83,12 @@ def test_creating_a_table_with_bad_input_shows_the_errors(alice: Any) -> None:
 def test_join_and_leave_through_the_views(alice: Any, bob: Any) -> None:
     table = open_table(alice)
     client = logged_in(bob)
-    response = client.post(reverse("games:join", args=[table.pk]), {"position": "2"}, **HTMX)
+    response = client.post(reverse("games:join", args=[table.pk]), {"position": "2"}, headers=HTMX)
     assert response.status_code == 200 and "Leave" in response.content.decode()
     assert table.seats.get(position=2).user == bob
-    response = client.post(reverse("games:join", args=[table.pk]), {"position": "7"}, **HTMX)
+    response = client.post(reverse("games:join", args=[table.pk]), {"position": "7"}, headers=HTMX)
     assert "Choose seat 1, 2 or 3" in response.content.decode()
-    client.post(reverse("games:leave", args=[table.pk]), **HTMX)
+    client.post(reverse("games:leave", args=[table.pk]), headers=HTMX)
     assert table.seats.get(position=2).user is None
 
 
@@ -147,7 +147,7 @@ def test_a_move_posted_with_htmx_returns_the_updated_table(game: Game) -> None:
     response = client.post(
         reverse("games:act", args=[game.table_id]),
         {"action": '{"type":"pass"}', "version": "1"},
-        **HTMX,
+        headers=HTMX,
     )
     assert response.status_code == 200
     assert 'data-version="2"' in response.content.decode()
@@ -159,9 +159,9 @@ def test_a_stale_move_shows_the_current_table_and_a_message(game: Game) -> None:
     seat = to_act(game)
     client = logged_in(players(game.table)[seat])
     url = reverse("games:act", args=[game.table_id])
-    client.post(url, {"action": '{"type":"pass"}', "version": "1"}, **HTMX)
+    client.post(url, {"action": '{"type":"pass"}', "version": "1"}, headers=HTMX)
     response = client.post(
-        url, {"action": '{"type":"pass"}', "version": "1"}, **HTMX
+        url, {"action": '{"type":"pass"}', "version": "1"}, headers=HTMX
     )  # the double click
     html = response.content.decode()
     assert "as it stands now" in html and 'data-version="2"' in html
@@ -184,7 +184,7 @@ def test_bad_moves_change_nothing_and_say_why(
 ) -> None:
     seat = to_act(game)
     client = logged_in(players(game.table)[seat])
-    response = client.post(reverse("games:act", args=[game.table_id]), data, **HTMX)
+    response = client.post(reverse("games:act", args=[game.table_id]), data, headers=HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and 'role="alert"' in html
     assert message in html
