@@ -10,9 +10,8 @@ import functools
 import json
 from typing import Any
 
-from django.utils.html import format_html
-
 from django.conf import settings
+from django.utils.html import format_html
 
 from games import engine
 
@@ -36,7 +35,11 @@ def card_html(code: str) -> str:
     return format_html(
         '<span class="card {}" data-card="{}" role="img" aria-label="{}">'
         '<span class="rank" aria-hidden="true">{}</span><span class="suit" aria-hidden="true">{}</span></span>',
-        colour, code, name, rank, suit,
+        colour,
+        code,
+        name,
+        rank,
+        suit,
     )
 
 
@@ -109,7 +112,9 @@ def table_context(
     """Everything the table partial renders for one viewer."""
     ctx: dict[str, Any] = {"table": table, "game": game, "view": view, "user": user}
     # When the last move was stored (epoch ms): "last move ..." and latency measurements.
-    ctx["moved_at"] = int(game.last_move_at.timestamp() * 1000) if game and game.last_move_at else ""
+    ctx["moved_at"] = (
+        int(game.last_move_at.timestamp() * 1000) if game and game.last_move_at else ""
+    )
     seats = list(table.seats.all())
     if game is None or view is None:
         # Before the game: who sits where, and this user's join / leave / bot controls.
@@ -162,7 +167,10 @@ def table_context(
     ctx["current_trick"] = _trick(ctx["seat_names"], view["current_trick"])
     last = view["tricks"][-1] if view["tricks"] else None
     ctx["last_trick"] = (
-        {"cards": _trick(ctx["seat_names"], last["cards"]), "winner": ctx["seat_names"][last["winner"]]}
+        {
+            "cards": _trick(ctx["seat_names"], last["cards"]),
+            "winner": ctx["seat_names"][last["winner"]],
+        }
         if last
         else None
     )
