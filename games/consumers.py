@@ -8,7 +8,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import realtime, services
+from . import presence, realtime, services
 from .models import Table
 
 
@@ -27,6 +27,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         await self.accept()
+        await database_sync_to_async(presence.joined)(self.table_id, self.user.pk)
+        self.counted = True
         await self.channel_layer.group_add(realtime.table_group(self.table_id), self.channel_name)
         await self.follow_and_snapshot()
 
@@ -42,6 +44,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "table_id", None) is None:
             return
+        if getattr(self, "counted", False):
+            await database_sync_to_async(presence.left)(self.table_id, self.user.pk)
         await self.channel_layer.group_discard(
             realtime.table_group(self.table_id), self.channel_name
         )

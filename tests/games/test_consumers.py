@@ -134,3 +134,25 @@ def test_the_lobby_updates_live_when_a_table_opens(alice: Any, bob: Any) -> None
         await ws.disconnect()
 
     async_to_sync(run)()
+
+
+def test_an_open_table_page_counts_as_presence(game: Game) -> None:
+    from games import presence
+
+    user = players(game.table)[0]
+
+    async def run() -> None:
+        first = await acommunicator(f"/ws/tables/{game.table_id}/", user)
+        second = await acommunicator(f"/ws/tables/{game.table_id}/", user)
+        assert (await first.connect())[0] and (await second.connect())[0]
+        await first.receive_from(timeout=5)
+        await second.receive_from(timeout=5)
+        assert await sync_to_async(presence.is_on_table_page)(game.table_id, user.pk)
+        await first.disconnect()
+        assert await sync_to_async(presence.is_on_table_page)(
+            game.table_id, user.pk
+        )  # one tab still open
+        await second.disconnect()
+        assert not await sync_to_async(presence.is_on_table_page)(game.table_id, user.pk)
+
+    async_to_sync(run)()
