@@ -8,6 +8,7 @@ Every value has a safe default for local development; production sets
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"  # runtime data (SQLite, embedded Redis), ignored by git
@@ -48,6 +49,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -77,6 +79,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.unread_notifications",
             ],
         },
     },
@@ -143,7 +146,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Notifications: deadline reminders each minute, the opt-in digest once a day.
+    "notifications-reminders": {"task": "notifications.tasks.send_reminders", "schedule": 60.0},
+    "notifications-daily-digest": {
+        "task": "notifications.tasks.send_daily_digests",
+        "schedule": crontab(hour=7, minute=0),
+    },
+}
 CELERY_TIMEZONE = "UTC"
 
 # --- Accounts (django-allauth)
@@ -176,6 +186,13 @@ AUTH_PASSWORD_VALIDATORS = [
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Cutthroat Euchre <noreply@localhost>")
+
+# --- Notifications: turn e-mails wait this long so several turns go out as one message.
+NOTIFY_EMAIL_DELAY = env.float("NOTIFY_EMAIL_DELAY", default=60.0)
+# Web push (VAPID): without both keys, push is silently off.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_CLAIMS_EMAIL = env.str("VAPID_CLAIMS_EMAIL", default="noreply@localhost")
 
 # --- Internationalisation
 LANGUAGE_CODE = "en-us"

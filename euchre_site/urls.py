@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from notifications import views as notification_views
+
 from . import views
 
 urlpatterns = [
@@ -8,6 +10,9 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
+    # Before games.urls: its placeholder "notifications/" page is replaced by this app.
+    path("notifications/", include("notifications.urls")),
+    path("sw.js", notification_views.service_worker, name="service_worker"),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from . import services
+
+
+def unread_notifications(request: HttpRequest) -> dict[str, Any]:
+    """The nav badge's count, for signed-in users (one indexed count per page)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"unread_notifications": services.unread_count(user)}

@@ -1,0 +1,502 @@
+"""Everything a notification does happens here; views, consumers and tasks only call in.
+
+`notify` is the one door for the games app: it stores the in-app notification
+(once per `turn_key`), pushes the new badge and a toast to the user's socket,
+and after commit queues the e-mail batch and the web push that the user's
+preferences, quiet hours and presence allow. The e-mail task sends one message
+with every pending, still-relevant notification of the user, so several turns
+combine and each is mailed at most once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import zoneinfo
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core import mail
+from django.db import IntegrityError, transaction
+from django.db.models import F, QuerySet
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from games import presence
+from games.models import Game, Seat
+
+from . import realtime
+from .models import Notification, Preferences, PushSubscription
+
+log = logging.getLogger(__name__)
+
+KINDS = set(Notification.Kind.values)
+# Kinds about a turn: only worth an e-mail or push while the game still waits there.
+TURN_KINDS = {Notification.Kind.TURN, Notification.Kind.REMINDER}
+MAX_REMINDER_MINUTES = 24 * 60
+
+
+# --------------------------------------------------------------------------- preferences
+
+
+def preferences_for(user: Any) -> Preferences:
+    prefs, _ = Preferences.objects.get_or_create(user=user)
+    return prefs
+
+
+def preferences_unsubscribe(*, token: str) -> Preferences | None:
+    """The one-click unsubscribe: e-mail off for the token's owner (None: unknown token)."""
+    prefs = Preferences.objects.filter(unsubscribe_token=token).first()
+    if prefs is None:
+        return None
+    if prefs.email_enabled or prefs.daily_digest:
+        prefs.email_enabled = False
+        prefs.daily_digest = False
+        prefs.save(update_fields=["email_enabled", "daily_digest"])
+    Notification.objects.filter(user_id=prefs.user_id, email_pending=True).update(
+        email_pending=False
+    )
+    return prefs
+
+
+def _local_time(prefs: Preferences, now: datetime.datetime) -> datetime.datetime:
+    tz: datetime.tzinfo
+    try:
+        tz = zoneinfo.ZoneInfo(prefs.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = datetime.UTC
+    return now.astimezone(tz)
+
+
+def in_quiet_hours(prefs: Preferences, now: datetime.datetime) -> bool:
+    start, end = prefs.quiet_start, prefs.quiet_end
+    if start is None or end is None or start == end:
+        return False
+    t = _local_time(prefs, now).time().replace(tzinfo=None)
+    if start < end:
+        return start <= t < end
+    return t >= start or t < end  # over midnight, e.g. 22:00-07:00
+
+
+def quiet_hours_end(prefs: Preferences, now: datetime.datetime) -> datetime.datetime:
+    """When the quiet hours that `now` falls in are over (aware, UTC)."""
+    assert prefs.quiet_end is not None
+    local = _local_time(prefs, now)
+    end = datetime.datetime.combine(local.date(), prefs.quiet_end, tzinfo=local.tzinfo)
+    if end <= local:
+        end = datetime.datetime.combine(
+            local.date() + datetime.timedelta(days=1), prefs.quiet_end, tzinfo=local.tzinfo
+        )
+    return end.astimezone(datetime.UTC)
+
+
+def push_configured() -> bool:
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+def push_subscription_save(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    """Store the browser's subscription and switch push on for the user."""
+    sub, _ = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+    )
+    Preferences.objects.get_or_create(user=user)
+    Preferences.objects.filter(user=user).update(push_enabled=True)
+    return sub
+
+
+def push_subscription_delete(*, user: Any, endpoint: str) -> None:
+    PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    if not PushSubscription.objects.filter(user=user).exists():
+        Preferences.objects.filter(user=user).update(push_enabled=False)
+
+
+# --------------------------------------------------------------------------- in-app
+
+
+def unread_count(user: Any) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def notifications_for(user: Any, limit: int = 100) -> QuerySet[Notification]:
+    return Notification.objects.filter(user=user).select_related("game__table")[:limit]
+
+
+def mark_read(user: Any, notification_id: int) -> bool:
+    """Mark one of the user's notifications read; False if it is not theirs."""
+    exists = Notification.objects.filter(pk=notification_id, user=user).exists()
+    if exists:
+        Notification.objects.filter(pk=notification_id, user=user, read_at__isnull=True).update(
+            read_at=timezone.now()
+        )
+        _push_badge_on_commit(user.pk)
+    return exists
+
+
+def mark_all_read(user: Any) -> int:
+    changed = Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+    _push_badge_on_commit(user.pk)
+    return changed
+
+
+def badge_html(count: int, *, oob: bool = False) -> str:
+    return render_to_string("notifications/badge.html", {"count": count, "oob": oob})
+
+
+def _push_badge_on_commit(user_id: int) -> None:
+    def push() -> None:
+        realtime.send_to_user(user_id, badge_html(_count_for_id(user_id), oob=True))
+
+    transaction.on_commit(push)
+
+
+def _count_for_id(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+# --------------------------------------------------------------------------- notify
+
+
+def notify(
+    *, user: Any, kind: str, game: Game | None, text: str, url: str, turn_key: str | None = None
+) -> Notification | None:
+    """Tell `user` about `game`: in-app now, e-mail and push as their preferences allow.
+
+    With a `turn_key` the same (user, kind, turn_key) is told once; a repeat
+    returns None. Call it after the game's change is committed.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    if user is None or not user.is_active:
+        return None
+    if (
+        turn_key is not None
+        and Notification.objects.filter(user=user, kind=kind, turn_key=turn_key).exists()
+    ):
+        return None
+    prefs = preferences_for(user)
+    on_page = game is not None and presence.is_on_table_page(game.table_id, user.pk)
+    want_email = prefs.email_enabled and bool(user.email) and not on_page
+    want_push = (
+        prefs.push_enabled
+        and push_configured()
+        and not on_page
+        and not in_quiet_hours(prefs, timezone.now())
+    )
+    try:
+        with transaction.atomic():
+            note = Notification.objects.create(
+                user=user,
+                kind=kind,
+                game=game,
+                game_version=game.version if game is not None else None,
+                text=text[:200],
+                url=url,
+                turn_key=turn_key,
+                email_pending=want_email,
+            )
+    except IntegrityError:  # the same turn told twice at once
+        return None
+
+    from . import tasks
+
+    user_id, note_id = user.pk, note.pk
+
+    def after_commit() -> None:
+        frame = badge_html(_count_for_id(user_id), oob=True) + toast_html(note)
+        realtime.send_to_user(user_id, frame)
+        if want_email:
+            tasks.send_pending_emails.apply_async((user_id,), countdown=settings.NOTIFY_EMAIL_DELAY)
+        if want_push:
+            tasks.send_push.delay(note_id)
+
+    transaction.on_commit(after_commit)
+    return note
+
+
+def toast_html(note: Notification) -> str:
+    return render_to_string("notifications/toast.html", {"note": note})
+
+
+def still_relevant(note: Notification, game: Game | None = None) -> bool:
+    """A turn or reminder matters while the game still waits for this user at that version."""
+    if note.kind not in TURN_KINDS:
+        return True
+    game = game if game is not None else note.game
+    if game is None or game.status != Game.Status.PLAYING or game.to_act is None:
+        return False
+    if note.game_version is not None and game.version != note.game_version:
+        return False
+    return Seat.objects.filter(
+        table_id=game.table_id, position=game.to_act, user_id=note.user_id, bot_level=""
+    ).exists()
+
+
+def _on_page(note: Notification) -> bool:
+    return note.game is not None and presence.is_on_table_page(note.game.table_id, note.user_id)
+
+
+def absolute(url: str) -> str:
+    return url if "://" in url else f"{settings.SITE_URL}{url}"
+
+
+# --------------------------------------------------------------------------- e-mail
+
+
+@dataclass
+class EmailOutcome:
+    sent: int = 0  # notifications in the message (0: no message)
+    skipped: int = 0  # pending ones dropped: game moved on, or the player is looking
+    retry_at: datetime.datetime | None = None  # quiet hours: try again then
+
+
+def unsubscribe_url(prefs: Preferences) -> str:
+    return absolute(reverse("notifications:unsubscribe", args=[prefs.unsubscribe_token]))
+
+
+def _send_mail(
+    *, user: Any, prefs: Preferences, subject: str, template: str, context: dict[str, Any]
+) -> None:
+    unsubscribe = unsubscribe_url(prefs)
+    ctx = {
+        **context,
+        "user": user,
+        "unsubscribe_url": unsubscribe,
+        "preferences_url": absolute(reverse("notifications:preferences")),
+        "site_url": settings.SITE_URL,
+    }
+    message = mail.EmailMultiAlternatives(
+        subject=" ".join(subject.split()),  # no line breaks from table names in a header
+        body=render_to_string(f"notifications/email/{template}.txt", ctx),
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(
+        render_to_string(f"notifications/email/{template}.html", ctx), "text/html"
+    )
+    message.send()
+
+
+def email_subject(items: list[Notification]) -> str:
+    turns = [n for n in items if n.kind in TURN_KINDS]
+    first = turns[0] if turns else items[0]
+    table = first.game.table.name if first.game is not None else ""
+    head = f"Your turn in {table}" if turns and table else first.text
+    more = len(items) - 1
+    return f"{head} (and {more} more)" if more else head
+
+
+def send_pending_emails(user_id: int, *, now: datetime.datetime | None = None) -> EmailOutcome:
+    """One e-mail with all of the user's pending notifications that still matter."""
+    now = now or timezone.now()
+    outcome = EmailOutcome()
+    with transaction.atomic():
+        pending = list(
+            Notification.objects.select_for_update()
+            .filter(user_id=user_id, email_pending=True)
+            .select_related("user", "game__table")
+            .order_by("created", "pk")
+        )
+        if not pending:
+            return outcome
+        user = pending[0].user
+        prefs = preferences_for(user)
+        if not prefs.email_enabled or not user.email:
+            Notification.objects.filter(pk__in=[n.pk for n in pending]).update(email_pending=False)
+            outcome.skipped = len(pending)
+            return outcome
+        if in_quiet_hours(prefs, now):
+            outcome.retry_at = quiet_hours_end(prefs, now)
+            return outcome
+        items: list[Notification] = []
+        seen_turns: set[int] = set()  # one line per game: its newest turn
+        for note in reversed(pending):
+            if not still_relevant(note) or _on_page(note):
+                continue
+            if note.kind in TURN_KINDS and note.game_id is not None:
+                if note.game_id in seen_turns:
+                    continue
+                seen_turns.add(note.game_id)
+            items.append(note)
+        items.reverse()
+        # Claimed inside the transaction: a second task for the same user finds nothing.
+        Notification.objects.filter(pk__in=[n.pk for n in pending]).update(email_pending=False)
+        Notification.objects.filter(pk__in=[n.pk for n in items]).update(emailed_at=now)
+        outcome.skipped = len(pending) - len(items)
+        if not items:
+            return outcome
+        lines = [{"note": n, "link": absolute(n.url)} for n in items]
+        _send_mail(
+            user=user,
+            prefs=prefs,
+            subject=email_subject(items),
+            template="notifications",
+            context={"lines": lines},
+        )
+        outcome.sent = len(items)
+    return outcome
+
+
+def games_waiting_for(user: Any) -> QuerySet[Game]:
+    """Games under way whose seat to act is the user's own (not handed to a bot)."""
+    return (
+        Game.objects.filter(
+            status=Game.Status.PLAYING,
+            to_act__isnull=False,
+        )
+        .filter(
+            table__seats__user=user,
+            table__seats__bot_level="",
+            table__seats__position=F("to_act"),
+        )
+        .select_related("table")
+        .order_by("deadline", "pk")
+    )
+
+
+def send_daily_digests() -> int:
+    """The opt-in digest: one e-mail per user with games waiting for them."""
+    sent = 0
+    for prefs in Preferences.objects.filter(daily_digest=True, email_enabled=True).select_related(
+        "user"
+    ):
+        user = prefs.user
+        if not user.is_active or not user.email:
+            continue
+        games = list(games_waiting_for(user))
+        if not games:
+            continue
+        n = len(games)
+        lines = [{"game": g, "link": absolute(g.get_absolute_url())} for g in games]
+        _send_mail(
+            user=user,
+            prefs=prefs,
+            subject=f"{n} game{'s' if n != 1 else ''} waiting for your move",
+            template="digest",
+            context={"lines": lines},
+        )
+        sent += 1
+    return sent
+
+
+# --------------------------------------------------------------------------- reminders
+
+
+def due_reminders(now: datetime.datetime) -> list[tuple[Game, Any]]:
+    """(game, user) pairs whose deadline is within the user's reminder lead time."""
+    games = (
+        Game.objects.filter(
+            status=Game.Status.PLAYING,
+            to_act__isnull=False,
+            deadline__gt=now,
+            deadline__lte=now + datetime.timedelta(minutes=MAX_REMINDER_MINUTES),
+        )
+        .select_related("table")
+        .order_by("deadline")
+    )
+    due = []
+    for game in games:
+        assert game.to_act is not None
+        seat = (
+            Seat.objects.filter(table_id=game.table_id, position=game.to_act, bot_level="")
+            .exclude(user__isnull=True)
+            .select_related("user")
+            .first()
+        )
+        if seat is None or seat.user is None:
+            continue
+        prefs = preferences_for(seat.user)
+        lead = prefs.reminder_minutes
+        assert game.deadline is not None
+        if lead and game.deadline - datetime.timedelta(minutes=lead) <= now:
+            due.append((game, seat.user))
+    return due
+
+
+def send_reminders(now: datetime.datetime | None = None) -> int:
+    """One "reminder" per (game, version) whose lead time has come."""
+    now = now or timezone.now()
+    sent = 0
+    for game, user in due_reminders(now):
+        assert game.deadline is not None
+        left = game.deadline - now
+        note = notify(
+            user=user,
+            kind=Notification.Kind.REMINDER,
+            game=game,
+            text=f"Your move at {game.table.name} is due in {_duration(left)}.",
+            url=game.get_absolute_url(),
+            turn_key=f"reminder:{game.pk}:{game.version}",
+        )
+        sent += note is not None
+    return sent
+
+
+def _duration(delta: datetime.timedelta) -> str:
+    minutes = max(1, round(delta.total_seconds() / 60))
+    if minutes <= 90:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(minutes / 60)
+    return f"about {hours} hours"
+
+
+# --------------------------------------------------------------------------- web push
+
+
+def send_push(notification_id: int, *, now: datetime.datetime | None = None) -> int:
+    """Push one notification to each of the user's browsers; returns how many took it.
+
+    A subscription the push service says is gone (404/410) is deleted.
+    """
+    from pywebpush import WebPushException, webpush
+
+    now = now or timezone.now()
+    note = (
+        Notification.objects.select_related("user", "game__table")
+        .filter(pk=notification_id, pushed_at__isnull=True)
+        .first()
+    )
+    if note is None or not push_configured():
+        return 0
+    prefs = preferences_for(note.user)
+    if (
+        not prefs.push_enabled
+        or in_quiet_hours(prefs, now)
+        or note.read_at is not None
+        or not still_relevant(note)
+        or _on_page(note)
+    ):
+        return 0
+    if not Notification.objects.filter(pk=note.pk, pushed_at__isnull=True).update(pushed_at=now):
+        return 0  # another task pushed it
+    payload = json.dumps(
+        {"title": "Cutthroat Euchre", "body": note.text, "url": absolute(note.url)}
+    )
+    delivered = 0
+    for sub in PushSubscription.objects.filter(user_id=note.user_id):
+        try:
+            webpush(
+                subscription_info=sub.subscription_info(),
+                data=payload,
+                vapid_private_key=settings.VAPID_PRIVATE_KEY,
+                vapid_claims={"sub": f"mailto:{settings.VAPID_CLAIMS_EMAIL}"},
+                ttl=3600,
+                timeout=10,
+            )
+            delivered += 1
+        except WebPushException as exc:
+            status = getattr(exc.response, "status_code", None)
+            if status in (404, 410):
+                sub.delete()
+            else:
+                log.warning("web push to %s failed: %s", sub.endpoint[:60], exc)
+        except Exception:  # a dead endpoint must not stop the others
+            log.exception("web push to %s failed", sub.endpoint[:60])
+    return delivered

@@ -1,0 +1,64 @@
+// Browser notifications: subscribe this browser with the site's VAPID key and
+// tell the server (POST JSON, CSRF header). Only where the Push API exists.
+(function () {
+  const on = document.getElementById("push-subscribe");
+  const off = document.getElementById("push-unsubscribe");
+  const status = document.getElementById("push-status");
+  if (!on || !off) return;
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    status.textContent = "This browser cannot show notifications from the site.";
+    return;
+  }
+  const csrf = () => JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+  const keyBytes = (base64) => {
+    const padded = (base64 + "=".repeat((4 - (base64.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+    return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+  };
+  const tell = (body) => fetch(on.dataset.endpoint, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+    credentials: "same-origin",
+    body: JSON.stringify(body),
+  });
+  const show = (subscribed) => {
+    on.hidden = subscribed;
+    off.hidden = !subscribed;
+    status.textContent = subscribed
+      ? "This browser shows notifications when it is your turn."
+      : "Allow this browser to show notifications, even with the site closed.";
+  };
+  let registration = null;
+  navigator.serviceWorker.register(on.dataset.worker, { scope: "/" }).then(async (reg) => {
+    registration = reg;
+    show(Boolean(await reg.pushManager.getSubscription()));
+  }).catch(() => { status.textContent = "Browser notifications are not available here."; });
+
+  on.addEventListener("click", async () => {
+    if (!registration) return;
+    try {
+      if ((await Notification.requestPermission()) !== "granted") {
+        status.textContent = "Notifications are blocked for this site in the browser's settings.";
+        return;
+      }
+      const sub = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(on.dataset.vapidKey),
+      });
+      const response = await tell(sub.toJSON());
+      if (!response.ok) throw new Error("not saved");
+      show(true);
+      off.focus();
+    } catch (e) {
+      status.textContent = "Could not turn on browser notifications.";
+    }
+  });
+  off.addEventListener("click", async () => {
+    const sub = registration && (await registration.pushManager.getSubscription());
+    if (sub) {
+      await tell({ endpoint: sub.endpoint, delete: true });
+      await sub.unsubscribe();
+    }
+    show(false);
+    on.focus();
+  });
+})();

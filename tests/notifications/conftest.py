@@ -1,0 +1,214 @@
+"""A small cast (alice, bob, carol), by-turns games waiting for one of them,
+and Celery run in-process (eager) unless a test uses the real worker below."""
+
+from __future__ import annotations
+
+import email
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from euchre_site.celery import app
+from games import services as game_services
+from games.models import Game, Table
+from tests.conftest import ROOT, service_env, stop
+
+User = get_user_model()
+WORKER_QUEUE = "notifications-test"
+VOID_QUEUE = "notifications-test-void"  # games' own tasks go nowhere during these tests
+
+
+@pytest.fixture(autouse=True)
+def eager_celery() -> Iterator[None]:
+    """Tasks queued by `notify` run inline, so e-mails land in `mailoutbox`."""
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture(autouse=True)
+def _notification_settings(settings: Any) -> None:
+    settings.NOTIFY_EMAIL_DELAY = 0
+    settings.SITE_URL = "http://testserver"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.VAPID_PUBLIC_KEY = ""
+    settings.VAPID_PRIVATE_KEY = ""
+
+
+@pytest.fixture
+def alice(db: Any) -> Any:
+    return User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
+
+
+@pytest.fixture
+def bob(db: Any) -> Any:
+    return User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
+
+
+@pytest.fixture
+def carol(db: Any) -> Any:
+    return User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
+
+
+def turns_game(players: list[Any], *, name: str = "Friday table") -> Game:
+    """A by-turns game (one hour per move) with `players` in seats 0, 1, 2."""
+    table = game_services.table_create(
+        owner=players[0],
+        name=name,
+        rules={},
+        target=5,
+        mode=Table.Mode.TURNS,
+        move_seconds=3600,
+        visibility=Table.Visibility.PRIVATE,
+    )
+    game = None
+    for position, user in enumerate(players[1:], start=1):
+        game = game_services.table_join(table=table, user=user, position=position)
+    assert game is not None
+    return Game.objects.select_related("table").get(pk=game.pk)
+
+
+def game_waiting_for(user: Any, players: list[Any], *, name: str = "Friday table") -> Game:
+    """A by-turns game whose first move is `user`'s (deals are random: deal again)."""
+    for _ in range(60):
+        game = turns_game(players, name=name)
+        assert game.to_act is not None
+        if game.table.seats.get(position=game.to_act).user_id == user.pk:
+            return game
+        game.table.delete()
+    raise AssertionError("no deal gave the first move to " + str(user))
+
+
+def notify_turn(user: Any, game: Game) -> Any:
+    from notifications.services import notify
+
+    return notify(
+        user=user,
+        kind="turn",
+        game=game,
+        text=f"Your turn in {game.table.name}.",
+        url=game.get_absolute_url(),
+        turn_key=f"{game.pk}:{game.version}",
+    )
+
+
+# --------------------------------------------------------------------------- a real worker
+
+
+class MailDir:
+    """The file e-mail backend's folder that the worker writes to."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def clear(self) -> None:
+        for f in self.path.glob("*"):
+            f.unlink()
+
+    def messages(self) -> list[Message]:
+        found = []
+        for f in sorted(self.path.glob("*.log")):
+            for chunk in f.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
+                if chunk.strip():
+                    found.append(email.message_from_bytes(chunk))
+        return found
+
+    def wait_for(self, count: int, timeout: float = 20) -> list[Message]:
+        """Poll until the worker has written `count` messages (the worker's
+        real time, not the test's: nothing here depends on the clock)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = self.messages()
+            if len(found) >= count:
+                return found
+            time.sleep(0.05)
+        return self.messages()
+
+
+@pytest.fixture(scope="session")
+def notification_worker(
+    django_db_setup: None, django_db_blocker: object, redis_url: str
+) -> Iterator[MailDir]:
+    """A real Celery worker on its own queue whose e-mail backend writes files
+    (EMAIL_URL=filemail://...), so a test can read what the worker sent."""
+    maildir = ROOT / "var" / "test-mail"
+    shutil.rmtree(maildir, ignore_errors=True)
+    maildir.mkdir(parents=True)
+    env = service_env(redis_url)
+    env.update(EMAIL_URL=f"filemail:///{maildir}", SITE_URL="http://testserver")
+    log = open(ROOT / "var" / "test-notification-worker.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "euchre_site",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=1",
+            "--pool=solo",
+            "-Q",
+            WORKER_QUEUE,
+            "-n",
+            "notifications-test@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    for _ in range(60):
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited; see {log.name}")
+        if app.control.ping(destination=[f"notifications-test@{_hostname()}"], timeout=0.5):
+            break
+    else:
+        stop(proc)
+        raise RuntimeError("celery worker did not come up")
+    yield MailDir(maildir)
+    stop(proc)
+    log.close()
+
+
+def _hostname() -> str:
+    import socket
+
+    return socket.gethostname()
+
+
+@pytest.fixture
+def worker_mail(notification_worker: MailDir) -> Iterator[MailDir]:
+    """Route this test's notification tasks to the real worker (not eager)."""
+    app.conf.task_always_eager = False
+    routes = app.conf.task_routes
+    _set_routes(
+        {
+            "notifications.tasks.*": {"queue": WORKER_QUEUE},
+            "games.tasks.*": {"queue": VOID_QUEUE},
+        }
+    )
+    notification_worker.clear()
+    yield notification_worker
+    _set_routes(routes)
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(VOID_QUEUE)
+
+
+def _set_routes(routes: Any) -> None:
+    # The router is built once and cached; rebuild it from the new table.
+    app.conf.task_routes = routes
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)
