@@ -124,15 +124,16 @@ def notifications_for(user: Any, limit: int = 100) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user).select_related("game__table")[:limit]
 
 
-def mark_read(user: Any, notification_id: int) -> bool:
-    """Mark one of the user's notifications read; False if it is not theirs."""
-    exists = Notification.objects.filter(pk=notification_id, user=user).exists()
-    if exists:
-        Notification.objects.filter(pk=notification_id, user=user, read_at__isnull=True).update(
-            read_at=timezone.now()
-        )
+def mark_read(user: Any, notification_id: int) -> Notification | None:
+    """Mark one of the user's notifications read; None if it is not theirs."""
+    note = Notification.objects.filter(pk=notification_id, user=user).first()
+    if note is None:
+        return None
+    if note.read_at is None:
+        note.read_at = timezone.now()
+        note.save(update_fields=["read_at"])
         _push_badge_on_commit(user.pk)
-    return exists
+    return note
 
 
 def mark_all_read(user: Any) -> int:

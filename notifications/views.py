@@ -31,10 +31,10 @@ def centre(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
-    if not services.mark_read(request.user, pk):
+    note = services.mark_read(request.user, pk)
+    if note is None:
         raise Http404("No such notification.")
     if getattr(request, "htmx", False):
-        note = services.notifications_for(request.user).get(pk=pk)
         return render(request, "notifications/centre.html#item", {"note": note})
     return redirect("notifications:centre")
 

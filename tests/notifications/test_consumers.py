@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+
+from notifications import services
+from tests.games.wsclient import acommunicator
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def badge_count(frame: str) -> int:
+    match = re.search(
+        r'<span id="unread-badge" class="badge" hx-swap-oob="true"( hidden)?>(\d+)<', frame
+    )
+    assert match, frame
+    return int(match.group(2))
+
+
+def test_the_socket_sends_the_badge_on_connect_and_again_on_each_change(alice: Any) -> None:
+    services.notify(user=alice, kind="game_started", game=None, text="Old news", url="/")
+
+    async def run() -> None:
+        ws = await acommunicator("/ws/notifications/", alice)
+        assert (await ws.connect())[0]
+        assert badge_count(await ws.receive_from(timeout=5)) == 1
+        note = await sync_to_async(services.notify)(
+            user=alice, kind="turn", game=None, text="Your turn in <Friday>.", url="/tables/9/"
+        )
+        assert note is not None
+        frame = await ws.receive_from(timeout=5)
+        assert badge_count(frame) == 2
+        # The toast: a status with the link, the text escaped, added to the toast box.
+        assert 'hx-swap-oob="afterbegin:#notification-toasts"' in frame
+        assert 'role="status"' in frame
+        assert '<a href="/tables/9/" class="toast-link">Your turn in &lt;Friday&gt;.</a>' in frame
+        await sync_to_async(services.mark_read)(alice, note.pk)
+        assert badge_count(await ws.receive_from(timeout=5)) == 1
+        await sync_to_async(services.mark_all_read)(alice)
+        assert badge_count(await ws.receive_from(timeout=5)) == 0
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_each_user_hears_only_their_own(alice: Any, bob: Any) -> None:
+    async def run() -> None:
+        ws_alice = await acommunicator("/ws/notifications/", alice)
+        ws_bob = await acommunicator("/ws/notifications/", bob)
+        for ws in (ws_alice, ws_bob):
+            assert (await ws.connect())[0]
+            assert badge_count(await ws.receive_from(timeout=5)) == 0
+        await sync_to_async(services.notify)(
+            user=bob, kind="game_ended", game=None, text="Game over.", url="/"
+        )
+        assert badge_count(await ws_bob.receive_from(timeout=5)) == 1
+        assert await ws_alice.receive_nothing(timeout=0.3)
+        for ws in (ws_alice, ws_bob):
+            await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_anonymous_sockets_are_refused() -> None:
+    async def run() -> None:
+        ws = await acommunicator("/ws/notifications/")
+        connected, code = await ws.connect()
+        assert not connected and code == 4401
+        await ws.disconnect()
+
+    async_to_sync(run)()
