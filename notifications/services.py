@@ -300,7 +300,7 @@ def send_pending_emails(user_id: int, *, now: datetime.datetime | None = None) -
     outcome = EmailOutcome()
     with transaction.atomic():
         pending = list(
-            Notification.objects.select_for_update()
+            Notification.objects.select_for_update(of=("self",))
             .filter(user_id=user_id, email_pending=True)
             .select_related("user", "game__table")
             .order_by("created", "pk")

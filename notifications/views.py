@@ -35,7 +35,9 @@ def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
     if note is None:
         raise Http404("No such notification.")
     if getattr(request, "htmx", False):
-        return render(request, "notifications/centre.html#item", {"note": note})
+        return _with_badge(
+            request, render(request, "notifications/centre.html#item", {"note": note})
+        )
     return redirect("notifications:centre")
 
 
@@ -44,12 +46,19 @@ def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
 def mark_all_read(request: HttpRequest) -> HttpResponse:
     services.mark_all_read(request.user)
     if getattr(request, "htmx", False):
-        return render(
+        response = render(
             request,
             "notifications/centre.html#list",
             {"notifications": services.notifications_for(request.user)},
         )
+        return _with_badge(request, response)
     return redirect("notifications:centre")
+
+
+def _with_badge(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The nav badge rides along out of band, for pages whose socket is down."""
+    response.content += services.badge_html(services.unread_count(request.user), oob=True).encode()
+    return response
 
 
 @login_required

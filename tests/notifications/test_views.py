@@ -73,7 +73,9 @@ def test_mark_read_with_htmx_returns_the_item(alice: Any, bob: Any) -> None:
     )
     assert response.status_code == 200
     html = response.content.decode()
-    assert f'id="notification-{note.pk}"' in html and "unread" not in html
+    item, badge = html.split("</li>")
+    assert f'id="notification-{note.pk}"' in item and "unread" not in item
+    assert 'id="unread-badge"' in badge and 'hx-swap-oob="true"' in badge
     assert services.unread_count(alice) == 0
     # Someone else's notification is not found, and stays unread.
     other = tell(bob)
