@@ -4,6 +4,7 @@ VAPID keys made here; the test decrypts what arrived with the browser's key."""
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import threading
@@ -15,7 +16,7 @@ import http_ece
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from py_vapid import Vapid02
+from django.core.management import call_command
 
 from games import presence
 from notifications import services
@@ -64,14 +65,12 @@ def push_service() -> Iterator[PushService]:
 
 @pytest.fixture
 def vapid(settings: Any) -> None:
-    key = Vapid02()
-    key.generate_keys()
-    private = key.private_key.private_numbers().private_value.to_bytes(32, "big")
-    public = key.public_key.public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    settings.VAPID_PRIVATE_KEY = b64url(private)
-    settings.VAPID_PUBLIC_KEY = b64url(public)
+    """The site's keys, made by the management command that the README names."""
+    out = io.StringIO()
+    call_command("vapid_keys", stdout=out)
+    keys = dict(line.split("=", 1) for line in out.getvalue().split())
+    settings.VAPID_PRIVATE_KEY = keys["VAPID_PRIVATE_KEY"]
+    settings.VAPID_PUBLIC_KEY = keys["VAPID_PUBLIC_KEY"]
     settings.VAPID_CLAIMS_EMAIL = "admin@example.com"
 
 
