@@ -47,9 +47,13 @@ def preferences_for(user: Any) -> Preferences:
     return prefs
 
 
+def preferences_by_token(token: str) -> Preferences | None:
+    return Preferences.objects.filter(unsubscribe_token=token).first()
+
+
 def preferences_unsubscribe(*, token: str) -> Preferences | None:
     """The one-click unsubscribe: e-mail off for the token's owner (None: unknown token)."""
-    prefs = Preferences.objects.filter(unsubscribe_token=token).first()
+    prefs = preferences_by_token(token)
     if prefs is None:
         return None
     if prefs.email_enabled or prefs.daily_digest:

@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import services
 from .forms import PreferencesForm
-from .models import Preferences
 
 
 @login_required
@@ -89,7 +88,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         if prefs is None:
             raise Http404("This unsubscribe link is not valid.")
         return render(request, "notifications/unsubscribe.html", {"done": True})
-    if not Preferences.objects.filter(unsubscribe_token=token).exists():
+    if services.preferences_by_token(token) is None:
         raise Http404("This unsubscribe link is not valid.")
     return render(request, "notifications/unsubscribe.html", {"done": False})
 

@@ -4,6 +4,7 @@ VAPID keys made here; the test decrypts what arrived with the browser's key."""
 from __future__ import annotations
 
 import base64
+import datetime
 import io
 import json
 import os
@@ -167,3 +168,20 @@ def test_push_is_silently_off_without_vapid_keys(
     assert note is not None
     assert services.send_push(note.pk) == 0
     assert push_service.received == []
+
+
+def test_no_push_in_quiet_hours(
+    vapid: None, push_service: PushService, alice: Any, bob: Any, carol: Any
+) -> None:
+    subscribe(alice, push_service)
+    prefs = services.preferences_for(alice)
+    prefs.quiet_start, prefs.quiet_end = datetime.time(22, 0), datetime.time(7, 0)
+    prefs.save()
+    game = game_waiting_for(alice, [alice, bob, carol])
+    note = notify_turn(alice, game)
+    assert note is not None
+    night = datetime.datetime(2026, 5, 5, 23, 30, tzinfo=datetime.UTC)
+    assert services.send_push(note.pk, now=night) == 0
+    assert push_service.received == []
+    morning = datetime.datetime(2026, 5, 6, 7, 0, tzinfo=datetime.UTC)
+    assert services.send_push(note.pk, now=morning) == 1
