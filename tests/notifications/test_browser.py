@@ -55,3 +55,26 @@ def test_a_new_notification_shows_live_and_its_link_works(page: Page, base_url: 
     page.get_by_role("button", name="Mark all read").click()
     expect(page.locator(".notification.unread")).to_have_count(0)
     expect(page.locator("#unread-badge")).to_be_hidden()
+
+
+def test_the_notification_pages_fit_a_phone_screen(page: Page, base_url: str) -> None:  # noqa: F811
+    sign_up(page, base_url, "erin")
+    erin: Any = get_user_model().objects.get(username="erin")
+    services.notify(
+        user=erin,
+        kind="reminder",
+        game=None,
+        text="Your move at A rather long table name for a phone is due in 90 minutes.",
+        url="/",
+    )
+    page.set_viewport_size({"width": 375, "height": 740})
+    for path in ["/notifications/", "/notifications/preferences/"]:
+        page.goto(f"{base_url}{path}")
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px on a phone"
+    page.goto(f"{base_url}/notifications/")
+    # Keyboard only: tab to "Mark read" and press it.
+    button = page.get_by_role("button", name="Mark read")
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".notification.unread")).to_have_count(0)
