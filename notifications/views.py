@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -38,6 +39,17 @@ def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
             request, render(request, "notifications/centre.html#item", {"note": note})
         )
     return redirect("notifications:centre")
+
+
+@login_required
+@require_GET
+def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
+    """Follow a notification's link: it counts as read once opened."""
+    note = services.mark_read(request.user, pk)
+    if note is None:
+        raise Http404("No such notification.")
+    safe = url_has_allowed_host_and_scheme(note.url, allowed_hosts={request.get_host()})
+    return redirect(note.url if safe else "notifications:centre")
 
 
 @login_required

@@ -49,12 +49,16 @@ def test_a_new_notification_shows_live_and_its_link_works(page: Page, base_url: 
     expect(toast).to_be_visible()
     toast.get_by_role("link").click()
     expect(page.get_by_role("heading", name="Notification settings")).to_be_visible()
+    expect(badge).to_be_hidden()  # opened, so read
 
+    services.notify(user=dora, kind="game_ended", game=None, text="Game over", url="/")
+    services.notify(user=dora, kind="game_ended", game=None, text="Another", url="/")
+    expect(badge).to_have_text("2 unread")
     page.get_by_role("link", name="Notifications").click()
-    expect(page.locator(".notification.unread")).to_have_count(1)
+    expect(page.locator(".notification.unread")).to_have_count(2)
     page.get_by_role("button", name="Mark all read").click()
     expect(page.locator(".notification.unread")).to_have_count(0)
-    expect(page.locator("#unread-badge")).to_be_hidden()
+    expect(badge).to_be_hidden()
 
 
 def test_the_notification_pages_fit_a_phone_screen(page: Page, base_url: str) -> None:  # noqa: F811

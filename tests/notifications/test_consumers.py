@@ -58,7 +58,8 @@ def test_the_socket_sends_the_badge_on_connect_and_again_on_each_change(alice: A
         # The toast: a status with the link, the text escaped, added to the toast box.
         assert 'hx-swap-oob="afterbegin:#notification-toasts"' in frame
         assert 'role="status"' in frame
-        assert '<a href="/tables/9/" class="toast-link">Your turn in &lt;Friday&gt;.</a>' in frame
+        link = f'<a href="/notifications/{note.pk}/" class="toast-link">'
+        assert link + "Your turn in &lt;Friday&gt;.</a>" in frame
         await sync_to_async(services.mark_read)(alice, note.pk)
         assert badge_count(await ws.receive_from(timeout=5)) == 1
         await sync_to_async(services.mark_all_read)(alice)

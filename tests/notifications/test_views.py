@@ -29,12 +29,12 @@ def tell(
 
 
 def test_the_centre_lists_newest_first_with_links_and_unread_marked(alice: Any) -> None:
-    tell(alice, "First <b>news</b>", "/tables/7/")
+    first = tell(alice, "First <b>news</b>", "/tables/7/")
     second = tell(alice, "Second news", "/tables/8/")
     services.mark_read(alice, second.pk)
     html = logged_in(alice).get(reverse("notifications:centre")).content.decode()
     assert html.index("Second news") < html.index("First")
-    assert '<a href="/tables/7/">First &lt;b&gt;news&lt;/b&gt;</a>' in html
+    assert f'<a href="/notifications/{first.pk}/">First &lt;b&gt;news&lt;/b&gt;</a>' in html
     assert 'class="notification unread"' in html
     assert html.count("Mark read</button>") == 1
 
@@ -81,6 +81,18 @@ def test_mark_read_with_htmx_returns_the_item(alice: Any, bob: Any) -> None:
     other = tell(bob)
     assert client.post(reverse("notifications:mark_read", args=[other.pk])).status_code == 404
     assert services.unread_count(bob) == 1
+
+
+def test_opening_a_notification_marks_it_read_and_follows_its_link(alice: Any, bob: Any) -> None:
+    note = tell(alice, url="/tables/7/")
+    client = logged_in(alice)
+    response = client.get(reverse("notifications:open", args=[note.pk]))
+    assert response.status_code == 302 and response["Location"] == "/tables/7/"
+    assert services.unread_count(alice) == 0
+    assert client.get(reverse("notifications:open", args=[tell(bob).pk])).status_code == 404
+    elsewhere = tell(alice, url="https://evil.example.com/")
+    response = client.get(reverse("notifications:open", args=[elsewhere.pk]))
+    assert response["Location"] == reverse("notifications:centre")
 
 
 def test_mark_all_read_without_javascript_redirects_back(alice: Any) -> None:
