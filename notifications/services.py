@@ -214,10 +214,15 @@ def notify(
     def after_commit() -> None:
         frame = badge_html(_count_for_id(user_id), oob=True) + toast_html(note)
         realtime.send_to_user(user_id, frame)
-        if want_email:
-            tasks.send_pending_emails.apply_async((user_id,), countdown=settings.NOTIFY_EMAIL_DELAY)
-        if want_push:
-            tasks.send_push.delay(note_id)
+        try:
+            if want_email:
+                tasks.send_pending_emails.apply_async(
+                    (user_id,), countdown=settings.NOTIFY_EMAIL_DELAY
+                )
+            if want_push:
+                tasks.send_push.delay(note_id)
+        except Exception:  # broker down: stays pending, the user's next batch takes it
+            log.exception("could not queue e-mail/push for notification %s", note_id)
 
     transaction.on_commit(after_commit)
     return note
