@@ -1,8 +1,27 @@
+import datetime
+
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+
+VACATION_DAYS_PER_YEAR = 14
 
 
 class User(AbstractUser):
     """A player. Custom from the first migration so fields can be added freely."""
+
+    # While on vacation the player's deadlines in by-turns games are paused.
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    def on_vacation(self, now: datetime.datetime | None = None) -> bool:
+        return self.vacation_until is not None and self.vacation_until > (now or timezone.now())
+
+    def vacation_days_left(self, now: datetime.datetime | None = None) -> int:
+        year = (now or timezone.now()).year
+        used = self.vacation_days_used if self.vacation_year == year else 0
+        return VACATION_DAYS_PER_YEAR - used
 
     class Meta:
         db_table = "accounts_user"

@@ -9,3 +9,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 app = Celery("euchre_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.on_after_configure.connect
+def schedule_game_timers(sender: Celery, **kwargs: object) -> None:
+    """Celery beat: deadlines and the sweeper of stalled games (other apps add their own)."""
+    sender.add_periodic_task(
+        15.0, sender.signature("games.tasks.expire_deadlines"), name="expire deadlines"
+    )
+    sender.add_periodic_task(
+        30.0, sender.signature("games.tasks.sweep_stalled_games"), name="sweep stalled games"
+    )

@@ -5,6 +5,7 @@ Every value has a safe default for local development; production sets
 ``REDIS_URL``.
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -101,7 +102,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # A file, not :memory:, so the worker and daphne processes that the tests
     # start can share the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_db.sqlite3")}
+    # One per test run, so that two runs at once never share a file.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test_db_{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
@@ -240,3 +242,5 @@ LOGGING = {
 
 # --- Game settings
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
+# A live player whose connection drops gets this long to come back before a bot plays for them.
+LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)

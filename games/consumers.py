@@ -7,9 +7,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
-from . import presence, realtime, services
-from .models import Table
+from . import presence, realtime, services, tasks
+from .models import Seat, Table
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -29,8 +30,23 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await database_sync_to_async(presence.joined)(self.table_id, self.user.pk)
         self.counted = True
+        # A live player who dropped and had a bot standing in gets the seat back at once.
+        await database_sync_to_async(services.seat_set_away)(
+            table_id=self.table_id, user_id=self.user.pk, away=False
+        )
         await self.channel_layer.group_add(realtime.table_group(self.table_id), self.channel_name)
         await self.follow_and_snapshot()
+
+    def _left(self) -> None:
+        presence.left(self.table_id, self.user.pk)
+        seated_live = Seat.objects.filter(
+            table_id=self.table_id, user_id=self.user.pk, table__mode=Table.Mode.LIVE
+        ).exists()
+        if seated_live and not presence.is_on_table_page(self.table_id, self.user.pk):
+            # The grace period starts; the task does nothing if they are back by then.
+            tasks.live_grace_expired.apply_async(
+                (self.table_id, self.user.pk), countdown=settings.LIVE_GRACE_SECONDS
+            )
 
     def _may_watch(self) -> bool:
         table = Table.objects.filter(pk=self.table_id).first()
@@ -45,7 +61,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if getattr(self, "table_id", None) is None:
             return
         if getattr(self, "counted", False):
-            await database_sync_to_async(presence.left)(self.table_id, self.user.pk)
+            await database_sync_to_async(self._left)()
         await self.channel_layer.group_discard(
             realtime.table_group(self.table_id), self.channel_name
         )

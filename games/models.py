@@ -107,6 +107,11 @@ class Seat(models.Model):
         related_name="seats",
     )
     bot_level = models.CharField(max_length=8, choices=BOT_LEVELS, blank=True, default="")
+    # Moves the medium bot made for this person after their time ran out, in a row.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # A live player whose connection dropped past the grace period: the bot
+    # plays (bot_level) until they come back, then the seat is theirs again.
+    away = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position"]

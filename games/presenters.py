@@ -178,12 +178,24 @@ def table_context(
     ctx["last_hand"] = _hand_summary(
         view["last_hand"], ctx["seat_names"], view["hand_number"], view
     )
+    ctx["deadline"] = game.deadline if not view["over"] else None
+    me_row = next((s for s in seats if s.position == me), None)
+    ctx["my_seat_bot"] = bool(me_row and me_row.is_bot)
+    ctx["auto_note"] = _auto_note(hand, ctx["seat_names"])
     ctx["maker_name"] = ctx["seat_names"].get(view["maker"]) if view["maker"] is not None else None
     ctx["dummy_text"] = _dummy_text(view, ctx["maker_name"])
     ctx["winner_name"] = (
         ctx["seat_names"].get(view["winner"]) if view["winner"] is not None else None
     )
     return ctx
+
+
+def _auto_note(hand: Hand | None, names: dict[int, str]) -> str:
+    """Mark a move the bot made for a player whose time ran out."""
+    actions = hand.record["actions"] if hand is not None else []
+    if actions and actions[-1].get("auto"):
+        return f"Time ran out: the bot moved for {names[actions[-1]['seat']]}."
+    return ""
 
 
 def _dummy_text(view: dict[str, Any], maker: str | None) -> str:

@@ -155,3 +155,19 @@ def open_tables() -> Any:
 
 def render_lobby_list(*, oob: bool = False) -> str:
     return render_to_string("games/lobby.html#table_list", {"tables": open_tables(), "oob": oob})
+
+
+def user_group(user_id: int) -> str:
+    """Every page of a signed-in user listens here (the notifications socket)."""
+    return f"user.{user_id}.notifications"
+
+
+MY_GAMES_REFRESH = (
+    '<div id="my-games-refresh" hx-swap-oob="true">'
+    '<div hx-get="/games/mine/?partial=1" hx-trigger="load" hx-target="#my-games" hx-swap="outerHTML"></div></div>'
+)
+
+
+def push_my_games(user_ids: list[int]) -> None:
+    """Tell open "My games" pages to fetch their list again (each for its own user)."""
+    _send([(user_group(u), _frame(MY_GAMES_REFRESH, 0)) for u in user_ids])

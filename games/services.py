@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from games import engine
@@ -282,11 +282,94 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
         )
         if game is None:
             raise GameError("There is no game under way at this table.")
-        if not Seat.objects.filter(table=table, user=user).update(bot_level=level):
+        if not Seat.objects.filter(table=table, user=user).update(
+            bot_level=level, away=False, timeouts_in_row=0
+        ):
             raise GameError("You are not playing at this table.")
-        Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
-        game.version += 1
-        _after_move(game, game_state(game))
+        _seat_changed(game)
+
+
+def seat_set_away(*, table_id: int, user_id: int, away: bool) -> bool:
+    """A live player dropped (a bot plays for them) or came back (their seat
+    again, at once). Returns whether anything changed."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update()
+            .filter(table_id=table_id, status=Game.Status.PLAYING, table__mode=Table.Mode.LIVE)
+            .first()
+        )
+        if game is None:
+            return False
+        seats = Seat.objects.filter(table_id=table_id, user_id=user_id)
+        changed = (
+            seats.filter(bot_level="").update(bot_level="medium", away=True)
+            if away
+            else seats.filter(away=True).update(bot_level="", away=False)
+        )
+        if not changed:
+            return False
+        _seat_changed(game)
+        return True
+
+
+def _seat_changed(game: Game) -> None:
+    """Someone else plays a seat now (a bot, or the person again): the turn's
+    deadline follows, the version moves on, the table is pushed and a bot
+    whose turn it is gets going."""
+    game = (
+        Game.objects.select_related("table")
+        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("user")))
+        .get(pk=game.pk)
+    )
+    game.deadline = _deadline(game, timezone.now())
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1, deadline=game.deadline)
+    game.version += 1
+    _after_move(game, game_state(game))
+
+
+def vacation_start(*, user: Any, days: int, now: datetime.datetime | None = None) -> None:
+    """Pause the player's deadlines in by-turns games for `days` days (at most
+    14 a calendar year)."""
+    now = now or timezone.now()
+    if user.on_vacation(now):
+        raise GameError("You are already on vacation.")
+    left = user.vacation_days_left(now)
+    if not 1 <= days <= left:
+        raise GameError(
+            f"Choose between 1 and {left} days (you have {left} vacation days left this year)."
+        )
+    with transaction.atomic():
+        if user.vacation_year != now.year:
+            user.vacation_year, user.vacation_days_used = now.year, 0
+        user.vacation_days_used += days
+        user.vacation_until = now + datetime.timedelta(days=days)
+        user.save(update_fields=["vacation_until", "vacation_year", "vacation_days_used"])
+        _reset_deadlines(user, now)
+
+
+def vacation_end(*, user: Any, now: datetime.datetime | None = None) -> None:
+    """Come back early; the whole days not used are given back."""
+    now = now or timezone.now()
+    if not user.on_vacation(now):
+        raise GameError("You are not on vacation.")
+    with transaction.atomic():
+        unused = (user.vacation_until - now).days
+        user.vacation_days_used = max(0, user.vacation_days_used - unused)
+        user.vacation_until = None
+        user.save(update_fields=["vacation_until", "vacation_days_used"])
+        _reset_deadlines(user, now)
+
+
+def _reset_deadlines(user: Any, now: datetime.datetime) -> None:
+    """Recompute the deadlines of the by-turns games waiting for this player."""
+    for seat in Seat.objects.filter(user=user, table__mode=Table.Mode.TURNS).select_related(
+        "table"
+    ):
+        for game in Game.objects.filter(
+            table=seat.table, status=Game.Status.PLAYING, to_act=seat.position
+        ):
+            game.deadline = _deadline(game, now)
+            game.save(update_fields=["deadline"])
 
 
 # --------------------------------------------------------------------------- moves
@@ -305,10 +388,20 @@ def _set_turn(game: Game, state: GameState) -> None:
     game.to_act = None if cur is None else cur.to_act
     game.last_move_at = now
     game.turn_started = now if game.to_act is not None else None
+    game.deadline = _deadline(game, now)
+
+
+def _deadline(game: Game, now: datetime.datetime) -> datetime.datetime | None:
+    """When the seat to act runs out of time: by-turns tables only, for people
+    only, and counted from the end of their vacation if they are on one."""
     seconds = game.table.move_seconds if game.table.mode == Table.Mode.TURNS else None
-    game.deadline = (
-        now + datetime.timedelta(seconds=seconds) if seconds and game.to_act is not None else None
-    )
+    if not seconds or game.to_act is None:
+        return None
+    seat = next(s for s in game.table.seats.all() if s.position == game.to_act)
+    if seat.user is None or seat.is_bot:
+        return None
+    start = max(now, seat.user.vacation_until or now)
+    return start + datetime.timedelta(seconds=seconds)
 
 
 def game_act(
@@ -318,26 +411,43 @@ def game_act(
     action: dict[str, Any],
     user: Any = None,
     bot_seat: int | None = None,
-    extra: dict[str, Any] | None = None,
+    timeout_seat: int | None = None,
 ) -> MoveResult:
-    """Apply one move for a person (`user`) or a bot (`bot_seat`), exactly once.
+    """Apply one move exactly once, for a person (`user`), a bot (`bot_seat`),
+    or the medium bot on a person's behalf after their time ran out
+    (`timeout_seat`; the action is marked `"auto": true` in the hand record).
 
     Raises GameError (nothing changed) for a stale version, a wrong seat, a
     move out of turn or an illegal action; the message says why.
     """
     if not isinstance(action, dict):
         raise GameError("That is not a move.")
+    extra: dict[str, Any] = {}
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        game = (
+            Game.objects.select_for_update()
+            .select_related("table")
+            .prefetch_related(
+                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+            )
+            .get(pk=game_id)
+        )
         table = game.table
-        if bot_seat is None:
-            seat = seat_of(table, user)
-            if seat is None:
-                raise GameError("You are not playing at this table.")
-        else:
+        seats = {s.position: s for s in table.seats.all()}
+        if bot_seat is not None:
             seat = bot_seat
-            if not table.seats.get(position=seat).is_bot:
+            if not seats[seat].is_bot:
                 raise GameError("That seat is not a bot's.")
+        elif timeout_seat is not None:
+            seat = timeout_seat
+            if seats[seat].is_bot or game.deadline is None or game.deadline > timezone.now():
+                raise GameError("That seat has not run out of time.")
+            extra = {"auto": True}
+        else:
+            own = seat_of(table, user)
+            if own is None:
+                raise GameError("You are not playing at this table.")
+            seat = own
         if game.status == Game.Status.FINISHED:
             raise GameError("The game is over.")
         if version != game.version:
@@ -363,7 +473,7 @@ def game_act(
             if hand.dummy_taken and kind != "dummy" and state.current.phase == "maker_choice":
                 raise GameError("You chose to use the dummy: choose the five cards to keep.")
             try:
-                act = Action.from_dict({**action, **(extra or {}), "seat": seat})
+                act = Action.from_dict({**action, **extra, "seat": seat})
                 new_state = engine.game_apply(state, act)
             except EngineError as exc:
                 raise GameError(str(exc)) from None
@@ -386,8 +496,25 @@ def game_act(
         _STATE_CACHE[_cache_key(game)] = new_state
         if game.status == Game.Status.FINISHED:
             Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+        _count_timeouts(seats[seat], timed_out=timeout_seat is not None, person=bot_seat is None)
         _after_move(game, new_state)
     return MoveResult(game=game, state=new_state, applied=True)
+
+
+TIMEOUTS_BEFORE_HANDOVER = 3
+
+
+def _count_timeouts(seat: Seat, *, timed_out: bool, person: bool) -> None:
+    """Three time-outs in a row hand the seat to the medium bot for the rest of
+    the game (the player can take it back); a move of their own resets the count."""
+    if timed_out:
+        seat.timeouts_in_row += 1
+        if seat.timeouts_in_row >= TIMEOUTS_BEFORE_HANDOVER:
+            seat.bot_level = "medium"
+        seat.save(update_fields=["timeouts_in_row", "bot_level"])
+    elif person and seat.timeouts_in_row:
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["timeouts_in_row"])
 
 
 def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
@@ -431,6 +558,9 @@ def _after_move(game: Game, state: GameState) -> None:
                     (game_id, version), countdown=settings.BOT_MOVE_DELAY
                 )
             )
+    # People are told of their turns in by-turns games, and of every start and end.
+    if game.table.mode == Table.Mode.TURNS or game.status == Game.Status.FINISHED or version == 1:
+        transaction.on_commit(lambda: tasks.tell_players.delay(game_id, version))
 
 
 def _after_lobby_change(table: Table | None) -> None:

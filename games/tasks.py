@@ -3,15 +3,18 @@ the game version makes a duplicate or late task a no-op."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 import random
 import secrets
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
 
-from . import services
-from .models import Game
+from . import presence, realtime, services
+from .models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -23,24 +26,146 @@ def bot_action(level: str, view: dict[str, Any], rng: random.Random) -> dict[str
     return bots.choose_action(level, view, rng)
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def play_bot_turn(game_id: int, version: int) -> str:
-    """Play the bot's move of `game_id` at `version`; anything else does nothing."""
+def _turn(game_id: int, version: int) -> tuple[Game, Seat] | str:
+    """The game and the seat to act, if the game is still at `version`."""
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None or game.version != version or game.status != Game.Status.PLAYING:
         return "stale"
-    state = services.game_state(game)
-    cur = state.current
-    if cur is None or cur.to_act is None:
+    if game.to_act is None:
         return "no turn"
-    seat = game.table.seats.get(position=cur.to_act)
-    if not seat.is_bot:
-        return "not a bot"
+    return game, game.table.seats.select_related("user").get(position=game.to_act)
+
+
+def _play(game: Game, seat: Seat, level: str, **actor: int) -> str:
+    state = services.game_state(game)
     view = services.seat_view(game, state, seat.position, services.current_hand_row(game))
-    action = bot_action(seat.bot_level, view, random.Random(secrets.randbits(64)))
+    action = bot_action(level, view, random.Random(secrets.randbits(64)))
     try:
-        services.game_act(game_id=game_id, version=version, action=action, bot_seat=seat.position)
+        services.game_act(game_id=game.pk, version=game.version, action=action, **actor)
     except services.GameError as exc:
-        log.info("bot move for game %s v%s not applied: %s", game_id, version, exc.message)
+        log.info("move for game %s v%s not applied: %s", game.pk, game.version, exc.message)
         return "refused"
     return "played"
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def play_bot_turn(game_id: int, version: int) -> str:
+    """Play the bot's move of `game_id` at `version`; anything else does nothing."""
+    turn = _turn(game_id, version)
+    if isinstance(turn, str):
+        return turn
+    game, seat = turn
+    if not seat.is_bot:
+        return "not a bot"
+    return _play(game, seat, seat.bot_level, bot_seat=seat.position)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def play_timeout(game_id: int, version: int) -> str:
+    """The time of the person to act ran out: the medium bot moves for them."""
+    turn = _turn(game_id, version)
+    if isinstance(turn, str):
+        return turn
+    game, seat = turn
+    if seat.is_bot:
+        return "a bot's turn"
+    if game.deadline is None or game.deadline > timezone.now():
+        return "not yet"
+    result = _play(game, seat, "medium", timeout_seat=seat.position)
+    if result == "played" and seat.user is not None:
+        seat.refresh_from_db()
+        text = f"Your time ran out in {game.table.name}: the medium bot moved for you."
+        if seat.bot_level:
+            text += " After three time-outs in a row it now plays your seat; take it back from the table."
+        notify_user(seat.user, "timeout", game, text, f"{game.pk}:{version}")
+    return result
+
+
+@shared_task(ignore_result=True)
+def expire_deadlines() -> int:
+    """Beat: queue the time-out move of every game whose deadline has passed."""
+    due = Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=timezone.now())
+    n = 0
+    for game_id, version in due.values_list("pk", "version"):
+        play_timeout.delay(game_id, version)
+        n += 1
+    return n
+
+
+STALL_SECONDS = 30
+
+
+@shared_task(ignore_result=True)
+def sweep_stalled_games() -> int:
+    """Beat: resume games whose bot move never happened (a lost task, a dead
+    worker). The version check makes a resumed move that did happen a no-op."""
+    late = timezone.now() - datetime.timedelta(seconds=settings.BOT_MOVE_DELAY + STALL_SECONDS)
+    playing = Game.objects.filter(
+        status=Game.Status.PLAYING, last_move_at__lt=late, to_act__isnull=False
+    )
+    n = 0
+    for game in playing.prefetch_related("table__seats"):
+        seat = next(s for s in game.table.seats.all() if s.position == game.to_act)
+        if seat.is_bot:
+            play_bot_turn.delay(game.pk, game.version)
+            n += 1
+    return n
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def live_grace_expired(table_id: int, user_id: int) -> str:
+    """A live player's connection has been gone for the grace period: a bot
+    plays for them until they come back."""
+    if presence.is_on_table_page(table_id, user_id):
+        return "back"
+    return (
+        "bot"
+        if services.seat_set_away(table_id=table_id, user_id=user_id, away=True)
+        else "nothing"
+    )
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def tell_players(game_id: int, version: int) -> str:
+    """After a move: the start, the end, or whose turn it is, to the people at
+    the table (in-app, e-mail, push by their preferences), and their "My games"."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.version != version:
+        return "stale"
+    people = [s for s in game.table.seats.select_related("user") if s.user is not None]
+    name = game.table.name
+    if game.status == Game.Status.FINISHED:
+        winner = next(
+            (s.display_name for s in game.table.seats.all() if s.position == game.winner), "?"
+        )
+        for seat in people:
+            notify_user(
+                seat.user,
+                "game_ended",
+                game,
+                f"{name}: the game is over, {winner} won.",
+                f"end:{game.pk}",
+            )
+    elif version == 1:
+        for seat in people:
+            notify_user(
+                seat.user,
+                "game_started",
+                game,
+                f"{name}: the game has started.",
+                f"start:{game.pk}",
+            )
+    if game.status == Game.Status.PLAYING and game.table.mode == Table.Mode.TURNS:
+        waiting = next((s for s in people if s.position == game.to_act and not s.is_bot), None)
+        if waiting is not None:
+            notify_user(waiting.user, "turn", game, f"Your turn in {name}.", f"{game.pk}:{version}")
+    realtime.push_my_games([s.user_id for s in people if s.user_id is not None])
+    return "told"
+
+
+def notify_user(user: Any, kind: str, game: Game, text: str, turn_key: str | None) -> None:
+    from notifications.services import notify
+
+    notify(
+        user=user, kind=kind, game=game, text=text, url=game.get_absolute_url(), turn_key=turn_key
+    )

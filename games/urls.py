@@ -12,8 +12,9 @@ urlpatterns = [
     path("tables/<int:table_id>/bot/", views.table_bot, name="bot"),
     path("tables/<int:table_id>/act/", views.table_act, name="act"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="rematch"),
+    path("tables/<int:table_id>/autopilot/", views.table_autopilot, name="autopilot"),
+    path("vacation/", views.vacation, name="vacation"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/mine/", views.my_games, name="my_games"),
-    path("notifications/", views.notifications, name="notifications"),
 ]

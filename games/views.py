@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,9 +14,9 @@ from django_htmx.middleware import HtmxDetails
 
 from games import engine
 
-from . import realtime, services
+from . import realtime, selectors, services
 from .forms import TableForm
-from .models import Game, Seat, Table
+from .models import Game, Table
 
 MAX_ACTION_CHARS = 400
 
@@ -244,28 +244,45 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 def my_games(request: HtmxHttpRequest) -> HttpResponse:
-    seats = (
-        Seat.objects.filter(user_id=cast(int, request.user.pk))
-        .select_related("table")
-        .order_by("-table__updated")[:100]
-    )
-    rows = []
-    for seat in seats:
-        game = realtime.latest_game(seat.table)
-        rows.append(
-            {
-                "table": seat.table,
-                "your_turn": game is not None
-                and game.status == Game.Status.PLAYING
-                and game.to_act == seat.position,
-                "status": seat.table.get_status_display(),
-                "score": "–".join(str(s) for s in game.scores) if game else "",
-            }
-        )
-    rows.sort(key=lambda r: not r["your_turn"])
+    """Every game the player is seated in: their turn first (most urgent
+    deadline first), then the others with whose turn it is."""
+    rows = selectors.my_games(request.user)
+    if request.htmx and request.GET.get("partial"):
+        return render(request, "games/my_games.html#list", {"rows": rows})
     return render(request, "games/my_games.html", {"rows": rows})
 
 
 @login_required
-def notifications(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "games/notifications.html")
+@require_POST
+def table_autopilot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """Hand one's seat to a bot for the rest of the game, or take it back."""
+    table = _table_or_404(request, table_id)
+    try:
+        services.seat_set_autopilot(
+            table=table, user=request.user, level=request.POST.get("level", "")[:10]
+        )
+    except services.GameError as exc:
+        return _respond(request, table, exc.message)
+    return _respond(request, table)
+
+
+@login_required
+@require_POST
+def vacation(request: HtmxHttpRequest) -> HttpResponse:
+    try:
+        if request.POST.get("end"):
+            services.vacation_end(user=request.user)
+            messages.success(request, "Welcome back: your deadlines run again.")
+        else:
+            try:
+                days = int(request.POST.get("days", ""))
+            except ValueError:
+                raise services.GameError("Choose a number of days.") from None
+            services.vacation_start(user=request.user, days=days)
+            messages.success(
+                request,
+                f"Enjoy your {days} day{'s' if days != 1 else ''} away: your deadlines are paused.",
+            )
+    except services.GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("accounts:profile")

@@ -105,7 +105,7 @@ def test_change_password(client, alice):
 
 
 @pytest.mark.parametrize(
-    "name", ["accounts:profile", "games:lobby", "games:my_games", "games:notifications"]
+    "name", ["accounts:profile", "games:lobby", "games:my_games", "notifications:centre"]
 )
 def test_anonymous_users_are_sent_to_log_in(client, name):
     url = reverse(name)

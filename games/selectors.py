@@ -1,0 +1,52 @@
+"""Read-only queries for pages (no state changes here)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db.models import Prefetch
+
+from .models import Game, Seat, Table
+
+
+def my_games(user: Any) -> list[dict[str, Any]]:
+    """The user's games, theirs to play first by deadline, then the rest."""
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("table")
+        .prefetch_related(
+            Prefetch("table__seats", queryset=Seat.objects.select_related("user")),
+            Prefetch("table__games", queryset=Game.objects.order_by("-number")),
+        )
+        .order_by("-table__updated")[:200]
+    )
+    rows = []
+    for seat in seats:
+        table = seat.table
+        games = list(table.games.all())
+        game = games[0] if games else None
+        names = {s.position: s.display_name for s in table.seats.all()}
+        playing = game is not None and game.status == Game.Status.PLAYING
+        your_turn = (
+            playing and game is not None and game.to_act == seat.position and not seat.is_bot
+        )
+        rows.append(
+            {
+                "table": table,
+                "game": game,
+                "your_turn": your_turn,
+                "to_act": names.get(game.to_act)
+                if playing and game and game.to_act is not None
+                else None,
+                "deadline": game.deadline if playing and game else None,
+                "status": "Waiting for players"
+                if table.status == Table.Status.OPEN
+                else table.get_status_display(),
+                "scores": [(names[p], s) for p, s in enumerate(game.scores)] if game else [],
+                "bot_playing": seat.is_bot,
+            }
+        )
+    far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    rows.sort(key=lambda r: (not r["your_turn"], r["deadline"] or far))
+    return rows
