@@ -248,3 +248,25 @@ def test_a_time_out_tells_the_player(turns_game: Game) -> None:
     note = Notification.objects.get(kind="timeout")
     assert note.user == players(turns_game.table)[seat]
     assert "medium bot moved for you" in note.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_my_games_pages_are_told_to_refresh_after_a_by_turns_move(turns_game: Game) -> None:
+    from games import realtime
+
+    user = players(turns_game.table)[0]
+
+    async def run() -> None:
+        ws = await acommunicator("/ws/notifications/", user)
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)  # the badge
+        await sync_to_async(realtime.push_my_games)([user.pk])
+        frame = await ws.receive_from(timeout=5)
+        assert 'id="my-games-refresh"' in frame and "/games/mine/?partial=1" in frame
+        await ws.disconnect()
+
+    async_to_sync(run)()
+    client = Client()
+    client.force_login(user)
+    partial = client.get("/games/mine/?partial=1", headers={"HX-Request": "true"}).content.decode()
+    assert partial.lstrip().startswith('<div id="my-games"') and "Friday table" in partial
