@@ -299,7 +299,9 @@ def email_subject(items: list[Notification]) -> str:
     first = turns[0] if turns else items[0]
     table = first.game.table.name if first.game is not None else ""
     head = f"Your turn in {table}" if turns and table else first.text
-    more = len(items) - 1
+    # "more" counts other games: a game's start and its first turn are one.
+    subjects = {n.game_id if n.game_id is not None else f"n{n.pk}" for n in items}
+    more = len(subjects) - 1
     return f"{head} (and {more} more)" if more else head
 
 
