@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -135,59 +138,60 @@ def _position(request: HtmxHttpRequest) -> int:
     return position
 
 
-@login_required
-@require_POST
-def table_join(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(request, table_id)
-    try:
-        services.table_join(table=table, user=request.user, position=_position(request))
-    except services.GameError as exc:
-        return _respond(request, table, exc.message)
-    return _respond(request, table)
+def table_post(
+    handler: Callable[[HtmxHttpRequest, Table], HttpResponse | None],
+) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
+    """A signed-in POST about one table: run the handler (one service call);
+    answer with the table as it now stands, and the reason if nothing changed."""
+
+    @login_required
+    @require_POST
+    @functools.wraps(handler)
+    def view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+        table = _table_or_404(request, table_id)
+        try:
+            response = handler(request, table)
+        except services.GameError as exc:
+            return _respond(request, table, exc.message)
+        return response or _respond(request, table)
+
+    return view
 
 
-@login_required
-@require_POST
-def table_leave(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(request, table_id)
-    try:
-        services.table_leave(table=table, user=request.user)
-    except services.GameError as exc:
-        return _respond(request, table, exc.message)
-    if not Table.objects.filter(pk=table_id).exists():
-        if request.htmx:
-            response = HttpResponse()
-            response["HX-Redirect"] = "/lobby/"
-            return response
-        return redirect("games:lobby")
-    return _respond(request, table)
+@table_post
+def table_join(request: HtmxHttpRequest, table: Table) -> None:
+    services.table_join(table=table, user=request.user, position=_position(request))
 
 
-@login_required
-@require_POST
-def table_bot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(request, table_id)
-    try:
-        services.table_set_bot(
-            table=table,
-            user=request.user,
-            position=_position(request),
-            level=request.POST.get("level", "")[:10],
-        )
-    except services.GameError as exc:
-        return _respond(request, table, exc.message)
-    return _respond(request, table)
+@table_post
+def table_leave(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
+    services.table_leave(table=table, user=request.user)
+    if Table.objects.filter(pk=table.pk).exists():
+        return None
+    if request.htmx:  # the last player left: the table is gone
+        response = HttpResponse()
+        response["HX-Redirect"] = reverse("games:lobby")
+        return response
+    return redirect("games:lobby")
 
 
-@login_required
-@require_POST
-def table_rematch(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(request, table_id)
-    try:
-        services.game_rematch(table=table, user=request.user)
-    except services.GameError as exc:
-        return _respond(request, table, exc.message)
-    return _respond(request, table)
+@table_post
+def table_bot(request: HtmxHttpRequest, table: Table) -> None:
+    level = request.POST.get("level", "")[:10]
+    services.table_set_bot(table=table, user=request.user, position=_position(request), level=level)
+
+
+@table_post
+def table_rematch(request: HtmxHttpRequest, table: Table) -> None:
+    services.game_rematch(table=table, user=request.user)
+
+
+@table_post
+def table_autopilot(request: HtmxHttpRequest, table: Table) -> None:
+    """Hand one's seat to a bot for the rest of the game, or take it back."""
+    services.seat_set_autopilot(
+        table=table, user=request.user, level=request.POST.get("level", "")[:10]
+    )
 
 
 def parse_action(post: Any) -> tuple[dict[str, Any], int]:
@@ -211,19 +215,13 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     return action, version
 
 
-@login_required
-@require_POST
-def table_act(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    table = _table_or_404(request, table_id)
+@table_post
+def table_act(request: HtmxHttpRequest, table: Table) -> None:
     game = realtime.latest_game(table)
     if game is None:
-        return _respond(request, table, "The game has not started yet.")
-    try:
-        action, version = parse_action(request.POST)
-        services.game_act(game_id=game.pk, version=version, action=action, user=request.user)
-    except services.GameError as exc:
-        return _respond(request, table, exc.message)
-    return _respond(request, table)
+        raise services.GameError("The game has not started yet.")
+    action, version = parse_action(request.POST)
+    services.game_act(game_id=game.pk, version=version, action=action, user=request.user)
 
 
 @login_required
@@ -250,20 +248,6 @@ def my_games(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx and request.GET.get("partial"):
         return render(request, "games/my_games.html#list", {"rows": rows})
     return render(request, "games/my_games.html", {"rows": rows})
-
-
-@login_required
-@require_POST
-def table_autopilot(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
-    """Hand one's seat to a bot for the rest of the game, or take it back."""
-    table = _table_or_404(request, table_id)
-    try:
-        services.seat_set_autopilot(
-            table=table, user=request.user, level=request.POST.get("level", "")[:10]
-        )
-    except services.GameError as exc:
-        return _respond(request, table, exc.message)
-    return _respond(request, table)
 
 
 @login_required
