@@ -115,7 +115,7 @@ class MailDir:
 
     def messages(self) -> list[Message]:
         found = []
-        for f in sorted(self.path.glob("*.log")):
+        for f in sorted(self.path.glob("*.log"), key=lambda f: f.stat().st_mtime_ns):
             for chunk in f.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
                 if chunk.strip():
                     found.append(email.message_from_bytes(chunk))
