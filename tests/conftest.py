@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
 from euchre_site import embedded_redis
 from euchre_site import settings as site_settings
 
 ROOT = Path(__file__).resolve().parent.parent
+User = get_user_model()
 _redis: dict[str, object] = {}
 
 
@@ -36,11 +40,39 @@ def pytest_configure(config: pytest.Config) -> None:
     app.conf.broker_url = _redis["url"]
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's sync API keeps an event loop running in
+    the main thread for the rest of the session, where `async_to_sync` (the
+    websocket tests) then refuses to run."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     proc = _redis.get("proc")
     if isinstance(proc, subprocess.Popen):
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def alice(db: Any) -> Any:
+    return User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
+
+
+@pytest.fixture
+def bob(db: Any) -> Any:
+    return User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
+
+
+@pytest.fixture
+def carol(db: Any) -> Any:
+    return User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
+
+
+@pytest.fixture
+def outsider(db: Any) -> Any:
+    return User.objects.create_user("oscar", "oscar@example.com", "pw-oscar-123")
 
 
 @pytest.fixture(scope="session")
@@ -83,46 +115,38 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait()
 
 
+def start_worker(
+    redis_url: str, name: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start a real Celery worker process (node `name`) on the test database and
+    Redis, and return once it answers a ping: it is then consuming its queues."""
+    from euchre_site.celery import app
+
+    log = open(ROOT / "var" / f"test-{name}.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "euchre_site", "worker", "--loglevel=INFO",
+         "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat", *args],
+        cwd=ROOT, env={**service_env(redis_url), **(env or {})}, stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    node = f"{name}@{socket.gethostname()}"
+    for _ in range(60):
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited; see {log.name}")
+        if app.control.ping(destination=[node], timeout=0.5):
+            return proc
+    stop(proc)
+    raise RuntimeError(f"celery worker {node} did not come up; see {log.name}")
+
+
 @pytest.fixture(scope="session")
 def celery_worker(
     django_db_setup: None, django_db_blocker: object, redis_url: str
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker process on the test database and Redis."""
-    log = open(ROOT / "var" / "test-worker.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "euchre_site",
-            "worker",
-            "--loglevel=INFO",
-            "--concurrency=2",
-            "--pool=prefork",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=service_env(redis_url),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    from euchre_site.celery import app
-
-    # Wait until the worker answers a ping: it is then consuming the queue.
-    for _ in range(60):
-        if proc.poll() is not None:
-            raise RuntimeError(f"celery worker exited; see {log.name}")
-        if app.control.ping(timeout=0.5):
-            break
-    else:
-        raise RuntimeError("celery worker did not come up")
+    """A real Celery worker process (two prefork children) on the test database and Redis."""
+    proc = start_worker(redis_url, "test-worker", "--concurrency=2", "--pool=prefork")
     yield proc
     stop(proc)
-    log.close()
 
 
 @pytest.fixture(scope="session")

@@ -12,26 +12,6 @@ from games.models import Game, Table
 User = get_user_model()
 
 
-@pytest.fixture
-def alice(db: Any) -> Any:
-    return User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
-
-
-@pytest.fixture
-def bob(db: Any) -> Any:
-    return User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
-
-
-@pytest.fixture
-def carol(db: Any) -> Any:
-    return User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
-
-
-@pytest.fixture
-def outsider(db: Any) -> Any:
-    return User.objects.create_user("oscar", "oscar@example.com", "pw-oscar-123")
-
-
 def open_table(owner: Any, **kw: Any) -> Table:
     args: dict[str, Any] = dict(
         name="Friday table", rules={}, target=5, mode="live", move_seconds=None, visibility="public"

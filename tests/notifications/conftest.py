@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import email
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from email.message import Message
@@ -19,7 +17,7 @@ from django.contrib.auth import get_user_model
 from euchre_site.celery import app
 from games import services as game_services
 from games.models import Game, Table
-from tests.conftest import ROOT, service_env, stop
+from tests.conftest import ROOT, start_worker, stop
 
 User = get_user_model()
 WORKER_QUEUE = "notifications-test"
@@ -41,21 +39,6 @@ def _notification_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.VAPID_PUBLIC_KEY = ""
     settings.VAPID_PRIVATE_KEY = ""
-
-
-@pytest.fixture
-def alice(db: Any) -> Any:
-    return User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
-
-
-@pytest.fixture
-def bob(db: Any) -> Any:
-    return User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
-
-
-@pytest.fixture
-def carol(db: Any) -> Any:
-    return User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
 
 
 def turns_game(players: list[Any], *, name: str = "Friday table") -> Game:
@@ -142,51 +125,17 @@ def notification_worker(
     maildir = ROOT / "var" / "test-mail"
     shutil.rmtree(maildir, ignore_errors=True)
     maildir.mkdir(parents=True)
-    env = service_env(redis_url)
-    env.update(EMAIL_URL=f"filemail:///{maildir}", SITE_URL="http://testserver")
-    log = open(ROOT / "var" / "test-notification-worker.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "euchre_site",
-            "worker",
-            "--loglevel=INFO",
-            "--concurrency=1",
-            "--pool=solo",
-            "-Q",
-            WORKER_QUEUE,
-            "-n",
-            "notifications-test@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+    proc = start_worker(
+        redis_url,
+        "notifications-test",
+        "--concurrency=1",
+        "--pool=solo",
+        "-Q",
+        WORKER_QUEUE,
+        env={"EMAIL_URL": f"filemail:///{maildir}", "SITE_URL": "http://testserver"},
     )
-    for _ in range(60):
-        if proc.poll() is not None:
-            raise RuntimeError(f"celery worker exited; see {log.name}")
-        if app.control.ping(destination=[f"notifications-test@{_hostname()}"], timeout=0.5):
-            break
-    else:
-        stop(proc)
-        raise RuntimeError("celery worker did not come up")
     yield MailDir(maildir)
     stop(proc)
-    log.close()
-
-
-def _hostname() -> str:
-    import socket
-
-    return socket.gethostname()
 
 
 @pytest.fixture
