@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 
 import environ
-from django.utils.csp import CSP
 from celery.schedules import crontab
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"  # runtime data (SQLite, embedded Redis), ignored by git
