@@ -220,3 +220,23 @@ def test_my_games_lists_the_players_tables_with_their_turn_first(game: Game) -> 
     seat = to_act(game)
     html = logged_in(players(game.table)[seat]).get(reverse("games:my_games")).content.decode()
     assert "Friday table" in html and "Your turn" in html
+
+
+def test_names_with_script_payloads_are_escaped_everywhere(alice: Any, bob: Any) -> None:
+    payload = '<script>alert("x")</script>'
+    bob.username = '<img src=x onerror="alert(1)">'
+    bob.save()
+    table = open_table(alice, name=payload)
+    services.table_join(table=table, user=bob, position=1)
+    services.table_set_bot(table=table, user=alice, position=2, level="easy")
+    client = logged_in(alice)
+    pages = [
+        client.get(reverse("games:lobby")),
+        client.get(table.get_absolute_url()),
+        client.get(reverse("games:my_games")),
+        client.get(table.get_absolute_url(), {"partial": "1"}, headers=HTMX),
+    ]
+    for response in pages:
+        html = response.content.decode()
+        assert payload not in html and "<img src=x" not in html
+    assert "&lt;script&gt;" in pages[1].content.decode()
