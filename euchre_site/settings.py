@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "stats",
 ]
 
 MIDDLEWARE = [

@@ -13,6 +13,7 @@ urlpatterns = [
     # Before games.urls: its placeholder "notifications/" page is replaced by this app.
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),
+    path("stats/", include("stats.urls")),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,102 @@
+"""Server-rendered SVG charts: small, scalable to a phone's width, each with
+a title and description for screen readers (the pages add a data table)."""
+
+from __future__ import annotations
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+W, H, PAD = 600, 220, 36
+
+
+def _scale(values: list[float]) -> tuple[float, float]:
+    lo, hi = min(values), max(values)
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    return lo, hi
+
+
+def line_chart(values: list[float], *, title: str, desc: str, unit: str = "") -> SafeString:
+    """A line over `values` (oldest first) with its lowest and highest marked."""
+    if not values:
+        return mark_safe("")
+    lo, hi = _scale(values)
+    n = len(values)
+
+    def x(i: int) -> float:
+        return PAD + (W - 2 * PAD) * (i / (n - 1) if n > 1 else 0.5)
+
+    def y(v: float) -> float:
+        return H - PAD - (H - 2 * PAD) * (v - lo) / (hi - lo)
+
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+    dots = format_html_join(
+        "",
+        '<circle cx="{:.1f}" cy="{:.1f}" r="3"></circle>',
+        ((x(i), y(v)) for i, v in enumerate(values)),
+    )
+    return format_html(
+        '<svg class="chart line-chart" viewBox="0 0 {w} {h}" role="img" aria-labelledby="{id}-t {id}-d"'
+        ' preserveAspectRatio="xMidYMid meet">'
+        '<title id="{id}-t">{title}</title><desc id="{id}-d">{desc}</desc>'
+        '<line class="axis" x1="{pad}" y1="{bottom}" x2="{right}" y2="{bottom}"></line>'
+        '<line class="axis" x1="{pad}" y1="{pad}" x2="{pad}" y2="{bottom}"></line>'
+        '<text class="tick" x="4" y="{top_label}">{hi}{unit}</text>'
+        '<text class="tick" x="4" y="{bottom}">{lo}{unit}</text>'
+        '<polyline class="series" points="{points}"></polyline>{dots}</svg>',
+        w=W,
+        h=H,
+        id=title.lower().replace(" ", "-"),
+        title=title,
+        desc=desc,
+        pad=PAD,
+        bottom=H - PAD,
+        right=W - PAD,
+        top_label=PAD + 4,
+        hi=f"{hi:g}",
+        lo=f"{lo:g}",
+        unit=unit,
+        points=points,
+        dots=dots,
+    )
+
+
+def bar_chart(bars: list[tuple[str, float]], *, title: str, desc: str) -> SafeString:
+    """Vertical bars, each labelled with its name and value."""
+    if not bars:
+        return mark_safe("")
+    top = max(v for _, v in bars) or 1
+    slot = (W - 2 * PAD) / len(bars)
+    parts = []
+    for i, (label, v) in enumerate(bars):
+        h = (H - 2 * PAD - 16) * v / top
+        x0 = PAD + i * slot + slot * 0.2
+        parts.append(
+            format_html(
+                '<rect class="bar" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}"></rect>'
+                '<text class="value" x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>'
+                '<text class="tick" x="{:.1f}" y="{}" text-anchor="middle">{}</text>',
+                x0,
+                H - PAD - h,
+                slot * 0.6,
+                h,
+                x0 + slot * 0.3,
+                H - PAD - h - 4,
+                f"{v:g}",
+                x0 + slot * 0.3,
+                H - PAD + 16,
+                label,
+            )
+        )
+    return format_html(
+        '<svg class="chart bar-chart" viewBox="0 0 {} {}" role="img" aria-labelledby="{}-t {}-d">'
+        '<title id="{}-t">{}</title><desc id="{}-d">{}</desc>{}</svg>',
+        W,
+        H,
+        *(title.lower().replace(" ", "-"),) * 2,
+        title.lower().replace(" ", "-"),
+        title,
+        title.lower().replace(" ", "-"),
+        desc,
+        mark_safe("".join(parts)),
+    )

@@ -1,0 +1,214 @@
+"""Facts derived from finished hands and games, the figures computed from them,
+ratings, and imported game records.
+
+Every figure on a stats page is read from `PlayerStats.data`, written by a
+Celery task after each hand and game; a page view never aggregates history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+POSITIONS = {1: "left", 2: "second", 0: "dealer"}  # (seat - dealer) % 3
+
+
+class HandFact(models.Model):
+    """One finished hand as one person saw it: one row per (hand, person)."""
+
+    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="facts")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="hand_facts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_facts"
+    )
+    seat = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()  # 1 left of dealer, 2 second, 0 dealer
+    finished = models.DateTimeField()
+    mode = models.CharField(max_length=8)
+    rules_key = models.CharField(max_length=40)
+    thrown_in = models.BooleanField(default=False)
+    maker = models.BooleanField(default=False)
+    call_round = models.PositiveSmallIntegerField(null=True)  # 1 or 2, makers only
+    maker_alone = models.BooleanField(default=False)
+    maker_dummy = models.BooleanField(default=False)
+    made = models.BooleanField(default=False)
+    march = models.BooleanField(default=False)
+    euchred = models.BooleanField(default=False)
+    defender = models.BooleanField(default=False)
+    defender_euchre = models.BooleanField(default=False)  # the maker was euchred
+    defended_alone = models.BooleanField(default=False)
+    defended_alone_won = models.BooleanField(default=False)
+    defended_alone_march = models.BooleanField(default=False)
+    sat_out = models.BooleanField(default=False)
+    trump = models.CharField(max_length=1, blank=True, default="")
+    dealer_chance = models.BooleanField(default=False)  # dealer, another seat ordered it up
+    dealer_pickup = models.BooleanField(default=False)
+    tricks = models.PositiveSmallIntegerField(default=0)
+    points = models.SmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "user"], name="one_fact_per_hand_user")
+        ]
+        indexes = [models.Index(fields=["user", "finished"])]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} / user {self.user_id}"
+
+
+class GameFact(models.Model):
+    """One finished game as one person played it."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="game_facts")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_facts"
+    )
+    seat = models.PositiveSmallIntegerField()
+    finished = models.DateTimeField()
+    mode = models.CharField(max_length=8)
+    rules_key = models.CharField(max_length=40)
+    won = models.BooleanField(default=False)
+    score = models.SmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_fact_per_game_user")
+        ]
+        indexes = [models.Index(fields=["user", "finished"])]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} / user {self.user_id}"
+
+
+class PlayerStats(models.Model):
+    """The stored figures of one person (`key` "user:<id>") or of the average
+    player (`key` "all"): {"lifetime": {...}, "recent": {...}, "series": {...}}."""
+
+    key = models.CharField(max_length=40, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="player_stats",
+    )
+    data: models.JSONField[Any, Any] = models.JSONField(default=dict)
+    computed = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Rating(models.Model):
+    """An OpenSkill (Plackett-Luce) rating: a person, or a bot level as one pseudo-player."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating",
+    )
+    bot_level = models.CharField(max_length=8, blank=True, default="")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bot_level"],
+                condition=models.Q(user__isnull=True),
+                name="one_rating_per_bot_level",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.display}"
+
+    @property
+    def name(self) -> str:
+        if self.user is not None:
+            return self.user.username
+        return f"{self.bot_level.capitalize()} bot"
+
+    @property
+    def display(self) -> int:
+        """The shown rating: the ordinal (mu - 3 sigma) scaled to a familiar range."""
+        return round(1000 + 40 * self.ordinal)
+
+
+class RatingEvent(models.Model):
+    """A rating after one game: the history behind the chart (one row per rating and game)."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="events")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_events")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating", "game"], name="one_event_per_rating_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating_id} after game {self.game_id}"
+
+    @property
+    def display(self) -> int:
+        return round(1000 + 40 * self.ordinal)
+
+
+class ImportedGame(models.Model):
+    """A game record (euchre3-game/1) a person imported to look at: never
+    counted in statistics or ratings, seen only by its importer."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="imported_games"
+    )
+    name = models.CharField(max_length=80, blank=True, default="")
+    record: models.JSONField[Any, Any] = models.JSONField()
+    result: models.JSONField[Any, Any] = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name or f"Imported game {self.pk}"
+
+
+class Review(models.Model):
+    """The hard bot's opinion of one person's decisions in one finished hand."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+
+    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="reviews")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reviews"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    done_steps = models.PositiveSmallIntegerField(default=0)
+    total_steps = models.PositiveSmallIntegerField(default=0)
+    # [{"index", "action", "best", "share", "agree", "ranking": [...]}, ...]
+    decisions: models.JSONField[Any, Any] = models.JSONField(default=list)
+    agreed = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "user"], name="one_review_per_hand_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"review of hand {self.hand_id} for user {self.user_id}"

@@ -1,0 +1,128 @@
+"""Hard-bot review of a finished hand: at each of one person's decisions,
+what the hard bot would have done and how often its search preferred it.
+
+Runs only on finished hands and only over the requesting person's own seat
+(the views it asks about are that seat's, as the person saw them)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games import bots, engine
+from games.models import Hand
+
+from .models import Review
+
+BUDGET_MS = 120
+
+
+class ReviewError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _seat_of(hand: Hand, user_id: int) -> int | None:
+    for s in hand.game.table.seats.all():
+        if s.user_id == user_id:
+            return s.position
+    return None
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The bot's choice matches the person's: the dummy decision by its kind
+    (the five kept are a second step the view cannot yet rank)."""
+    if a.get("type") != b.get("type"):
+        return False
+    if a["type"] == "dummy":
+        return True
+    keys = ("card", "suit", "discard")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def decisions_of(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str, Any], Any]]:
+    """(index, action, state before it) of each real choice the seat made."""
+    state = engine.hand_from_record({**record, "actions": []})
+    out = []
+    for i, a in enumerate(record["actions"]):
+        if a["seat"] == seat:
+            v = engine.view(state, seat)
+            if len(v["legal_actions"]) > 1:
+                out.append((i, a, state))
+        state = engine.apply(state, engine.Action.from_dict(a))
+    return out
+
+
+def review_request(*, hand: Hand, user: Any) -> Review:
+    """Queue a review of `user`'s decisions in a finished hand they played."""
+    if hand.result is None or not hand.result.get("complete"):
+        raise ReviewError("Only finished hands can be reviewed.")
+    seat = _seat_of(hand, user.pk)
+    if seat is None:
+        raise ReviewError("You did not play this hand.")
+    try:
+        with transaction.atomic():
+            review, created = Review.objects.get_or_create(
+                hand=hand,
+                user=user,
+                defaults={"total_steps": len(decisions_of(hand.record, seat))},
+            )
+    except IntegrityError:
+        return Review.objects.get(hand=hand, user=user)
+    if created:
+        from .tasks import review_hand
+
+        rid = review.pk
+        transaction.on_commit(lambda: review_hand.delay(rid))
+    return review
+
+
+def run(*, review_id: int) -> str:
+    review = Review.objects.select_related("hand__game__table").filter(pk=review_id).first()
+    if review is None or review.status == Review.Status.DONE:
+        return "nothing to do"
+    hand = review.hand
+    if hand.result is None or not hand.result.get("complete"):
+        return "not over"
+    seat = _seat_of(hand, review.user_id)
+    if seat is None:
+        return "not a player"
+    todo = decisions_of(hand.record, seat)
+    Review.objects.filter(pk=review.pk).update(
+        status=Review.Status.RUNNING, total_steps=len(todo), done_steps=0
+    )
+    rng = random.Random(hand.pk)
+    out = []
+    agreed = 0
+    for n, (index, action, state) in enumerate(todo, start=1):
+        view = engine.view(state, seat)
+        ranking = bots.analyse(view, rng, BUDGET_MS)
+        best = ranking[0]["action"] if ranking else None
+        mine = next((r for r in ranking if _same(r["action"], action)), None)
+        agree = best is not None and _same(best, action)
+        agreed += agree
+        out.append(
+            {
+                "index": index,
+                "action": action,
+                "best": best,
+                "best_share": round(ranking[0]["share"], 2) if ranking else None,
+                "my_share": round(mine["share"], 2) if mine else 0.0,
+                "agree": agree,
+                "ranking": [
+                    {"action": r["action"], "share": round(r["share"], 2), "score": r["score"]}
+                    for r in ranking[:5]
+                ],
+            }
+        )
+        Review.objects.filter(pk=review.pk).update(done_steps=n, decisions=out)
+    Review.objects.filter(pk=review.pk).update(
+        status=Review.Status.DONE, decisions=out, agreed=agreed, total_steps=len(todo)
+    )
+    from .services import player_stats_recompute
+
+    player_stats_recompute(user_id=review.user_id)
+    return "done"

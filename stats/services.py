@@ -1,0 +1,442 @@
+"""Statistics: fill the fact tables from finished hands and games, compute
+every figure with a few aggregate queries and store it, and keep the ratings.
+
+Called by the Celery tasks in stats.tasks after each hand and game; the pages
+only read what is stored here.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from games.models import Game, Hand
+
+from .facts import rules_key, seat_facts
+from .models import POSITIONS, GameFact, HandFact, PlayerStats, Rating, RatingEvent
+
+RECENT_DAYS = 30
+AVERAGE_KEY = "all"
+SUITS = "CDHS"
+SERIES_GAMES = 50  # points-per-hand chart: the last games
+SERIES_RATINGS = 100  # rating chart: the last rated games
+LEADERBOARD_MIN_GAMES = 10
+MODEL = PlackettLuce()
+
+
+# --------------------------------------------------------------------------- facts
+
+
+def hand_facts_store(*, hand: Hand) -> list[int]:
+    """Write the fact rows of a finished hand (idempotent); the people's user ids."""
+    if hand.result is None or not hand.result.get("complete"):
+        return []
+    game = hand.game
+    table = game.table
+    people = {s.position: s.user_id for s in table.seats.all() if s.user_id is not None}
+    if not people:
+        return []
+    key = rules_key(table.rules)
+    finished = hand.finished or timezone.now()
+    rows = [
+        HandFact(
+            hand=hand,
+            game=game,
+            user_id=people[f["seat"]],
+            finished=finished,
+            mode=table.mode,
+            rules_key=key,
+            **f,
+        )
+        for f in seat_facts(hand.record, hand.result)
+        if f["seat"] in people
+    ]
+    HandFact.objects.bulk_create(rows, ignore_conflicts=True)
+    return sorted(people.values())
+
+
+def game_facts_store(*, game: Game) -> list[int]:
+    """Write the fact rows of a finished game and of all its hands (idempotent)."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    table = game.table
+    for hand in game.hands.filter(result__isnull=False).select_related("game__table"):
+        hand_facts_store(hand=hand)
+    key = rules_key(table.rules)
+    scores = list(game.scores or [0, 0, 0])
+    rows = [
+        GameFact(
+            game=game,
+            user_id=s.user_id,
+            seat=s.position,
+            finished=game.finished or timezone.now(),
+            mode=table.mode,
+            rules_key=key,
+            won=game.winner == s.position,
+            score=scores[s.position],
+        )
+        for s in table.seats.all()
+        if s.user_id is not None
+    ]
+    GameFact.objects.bulk_create(rows, ignore_conflicts=True)
+    return sorted(r.user_id for r in rows)
+
+
+# --------------------------------------------------------------------------- figures
+
+# Each figure counted over the fact rows: name -> the rows it counts.
+_HAND_COUNTS: dict[str, Q] = {
+    "hands": Q(),
+    "thrown_in": Q(thrown_in=True),
+    "calls": Q(maker=True),
+    "calls_round1": Q(maker=True, call_round=1),
+    "calls_round2": Q(maker=True, call_round=2),
+    "made": Q(made=True),
+    "marches": Q(march=True),
+    "euchred": Q(euchred=True),
+    "dummy_calls": Q(maker_dummy=True),
+    "dummy_made": Q(maker_dummy=True, made=True),
+    "dummy_marches": Q(maker_dummy=True, march=True),
+    "dummy_euchred": Q(maker_dummy=True, euchred=True),
+    "alone_calls": Q(maker_alone=True),
+    "alone_made": Q(maker_alone=True, made=True),
+    "alone_marches": Q(maker_alone=True, march=True),
+    "alone_euchred": Q(maker_alone=True, euchred=True),
+    "defended": Q(defender=True),
+    "defender_euchres": Q(defender_euchre=True),
+    "defended_alone": Q(defended_alone=True),
+    "defended_alone_won": Q(defended_alone_won=True),
+    "defended_alone_marches": Q(defended_alone_march=True),
+    "dealer_chances": Q(dealer_chance=True),
+    "dealer_pickups": Q(dealer_pickup=True),
+    **{f"pos_{p}_hands": Q(position=p) for p in POSITIONS},
+    **{f"pos_{p}_calls": Q(position=p, maker=True) for p in POSITIONS},
+    **{f"pos_{p}_made": Q(position=p, made=True) for p in POSITIONS},
+    **{f"trump_{s}_calls": Q(maker=True, trump=s) for s in SUITS},
+    **{f"trump_{s}_made": Q(made=True, trump=s) for s in SUITS},
+}
+
+
+def _hand_aggregates(rows: Any, since: datetime.datetime) -> dict[str, dict[str, float]]:
+    """Every count and the points, lifetime and since `since`, in one query."""
+    recent = Q(finished__gte=since)
+    exprs: dict[str, Any] = {}
+    for name, cond in _HAND_COUNTS.items():
+        exprs[f"l_{name}"] = Count("pk", filter=cond)
+        exprs[f"r_{name}"] = Count("pk", filter=cond & recent)
+    exprs["l_points"] = Sum("points")
+    exprs["r_points"] = Sum("points", filter=recent)
+    exprs["l_players"] = Count("user", distinct=True)
+    exprs["r_players"] = Count("user", distinct=True, filter=recent)
+    got = rows.aggregate(**exprs)
+    out: dict[str, dict[str, float]] = {"lifetime": {}, "recent": {}}
+    for k, v in got.items():
+        out["lifetime" if k[0] == "l" else "recent"][k[2:]] = v or 0
+    return out
+
+
+def _game_aggregates(rows: Any, since: datetime.datetime) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for scope, qs in (("lifetime", rows), ("recent", rows.filter(finished__gte=since))):
+        total = qs.aggregate(
+            played=Count("pk"),
+            won=Count("pk", filter=Q(won=True)),
+            players=Count("user", distinct=True),
+        )
+        by: dict[str, dict[str, dict[str, int]]] = {"mode": {}, "rules": {}}
+        for field, name in (("mode", "mode"), ("rules_key", "rules")):
+            for r in (
+                qs.values(field)
+                .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)))
+                .order_by(field)
+            ):
+                by[name][r[field]] = {"played": r["played"], "won": r["won"]}
+        out[scope] = {**total, "by_mode": by["mode"], "by_rules": by["rules"]}
+    return out
+
+
+def _pct(part: float, whole: float) -> float | None:
+    return round(100.0 * part / whole, 1) if whole else None
+
+
+def _ratio(part: float, whole: float, digits: int = 2) -> float | None:
+    return round(part / whole, digits) if whole else None
+
+
+def _n(x: float) -> float:
+    """A count: whole for a person, one decimal for the average player."""
+    return int(x) if float(x).is_integer() else round(x, 1)
+
+
+def _games_figures(g: dict[str, Any], per: float) -> dict[str, Any]:
+    def block(b: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "played": _n(b["played"] / per),
+            "won": _n(b["won"] / per),
+            "win_pct": _pct(b["won"], b["played"]),
+        }
+
+    return {
+        **block(g),
+        "by_mode": {k: block(v) for k, v in g["by_mode"].items()},
+        "by_rules": {k: block(v) for k, v in g["by_rules"].items()},
+    }
+
+
+def _hand_figures(c: dict[str, float], per: float) -> dict[str, Any]:
+    """The figures of HandFact counts `c`; counts divided by `per` (1 for a
+    person, the number of players for the average)."""
+
+    def n(k: str) -> float:
+        return _n(c[k] / per)
+
+    def maker_block(prefix: str) -> dict[str, Any]:
+        calls = c[f"{prefix}calls"]
+        return {
+            "calls": n(f"{prefix}calls"),
+            "made": n(f"{prefix}made"),
+            "make_pct": _pct(c[f"{prefix}made"], calls),
+            "marches": n(f"{prefix}marches"),
+            "euchred": n(f"{prefix}euchred"),
+            "euchred_pct": _pct(c[f"{prefix}euchred"], calls),
+        }
+
+    hands = c["hands"]
+    return {
+        "hands": n("hands"),
+        "points": n("points"),
+        "points_per_hand": _ratio(c["points"], hands),
+        "thrown_in": n("thrown_in"),
+        "maker": {
+            **maker_block(""),
+            "calls_per_hand": _ratio(c["calls"], hands, 3),
+            "round1": n("calls_round1"),
+            "round2": n("calls_round2"),
+            "by_position": {
+                name: {
+                    "hands": n(f"pos_{p}_hands"),
+                    "calls": n(f"pos_{p}_calls"),
+                    "calls_per_hand": _ratio(c[f"pos_{p}_calls"], c[f"pos_{p}_hands"], 3),
+                    "make_pct": _pct(c[f"pos_{p}_made"], c[f"pos_{p}_calls"]),
+                }
+                for p, name in POSITIONS.items()
+            },
+            "dummy": maker_block("dummy_"),
+            "alone": maker_block("alone_"),
+        },
+        "defender": {
+            "hands": n("defended"),
+            "euchres": n("defender_euchres"),
+            "euchre_pct": _pct(c["defender_euchres"], c["defended"]),
+            "alone": {
+                "attempts": n("defended_alone"),
+                "won": n("defended_alone_won"),
+                "won_pct": _pct(c["defended_alone_won"], c["defended_alone"]),
+                "marches": n("defended_alone_marches"),
+                "lost": n_diff(c["defended_alone"], c["defended_alone_won"], per),
+            },
+        },
+        "trump": {
+            s: {
+                "calls": n(f"trump_{s}_calls"),
+                "made": n(f"trump_{s}_made"),
+                "make_pct": _pct(c[f"trump_{s}_made"], c[f"trump_{s}_calls"]),
+            }
+            for s in SUITS
+        },
+        "dealer": {
+            "chances": n("dealer_chances"),
+            "pickups": n("dealer_pickups"),
+            "pickup_pct": _pct(c["dealer_pickups"], c["dealer_chances"]),
+        },
+    }
+
+
+def n_diff(a: float, b: float, per: float) -> float:
+    return _n((a - b) / per)
+
+
+def figures(
+    hand_rows: Any, game_rows: Any, *, now: datetime.datetime, average: bool = False
+) -> dict[str, Any]:
+    """Lifetime and last-30-days figures of some fact rows (one person's, or
+    everybody's for the average player)."""
+    since = now - datetime.timedelta(days=RECENT_DAYS)
+    h = _hand_aggregates(hand_rows, since)
+    g = _game_aggregates(game_rows, since)
+    out: dict[str, Any] = {}
+    for scope in ("lifetime", "recent"):
+        per_h = max(1, h[scope]["players"]) if average else 1
+        per_g = max(1, g[scope]["players"]) if average else 1
+        out[scope] = {"games": _games_figures(g[scope], per_g), **_hand_figures(h[scope], per_h)}
+    return out
+
+
+def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None) -> PlayerStats:
+    """Recompute and store every figure of one person (a few aggregate queries)."""
+    now = now or timezone.now()
+    hand_rows = HandFact.objects.filter(user_id=user_id)
+    data = figures(hand_rows, GameFact.objects.filter(user_id=user_id), now=now)
+    per_game = list(
+        hand_rows.values("game")
+        .annotate(points=Sum("points"), hands=Count("pk"), at=Max("finished"))
+        .order_by("-at")[:SERIES_GAMES]
+    )
+    data["series"] = {
+        "points_per_hand": [
+            {
+                "at": r["at"].isoformat(),
+                "game": r["game"],
+                "value": round(r["points"] / r["hands"], 2),
+            }
+            for r in reversed(per_game)
+        ],
+        "rating": rating_series(user_id=user_id),
+    }
+    rating = Rating.objects.filter(user_id=user_id).first()
+    data["rating"] = (
+        None
+        if rating is None
+        else {
+            "value": rating.display,
+            "mu": round(rating.mu, 2),
+            "sigma": round(rating.sigma, 2),
+            "games": rating.games,
+        }
+    )
+    data["agreement"] = agreement_of(user_id=user_id)
+    return _store(f"user:{user_id}", user_id, data)
+
+
+def average_stats_recompute(*, now: datetime.datetime | None = None) -> PlayerStats:
+    """The average player's figures: rates over everybody's rows, counts per player."""
+    now = now or timezone.now()
+    data = figures(HandFact.objects.all(), GameFact.objects.all(), now=now, average=True)
+    return _store(AVERAGE_KEY, None, data)
+
+
+def _store(key: str, user_id: int | None, data: dict[str, Any]) -> PlayerStats:
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                row, _created = PlayerStats.objects.update_or_create(
+                    key=key, defaults={"user_id": user_id, "data": data}
+                )
+                return row
+        except IntegrityError:  # created at the same moment by another worker
+            continue
+    raise RuntimeError(f"could not store the statistics {key}")
+
+
+def agreement_of(*, user_id: int) -> dict[str, Any] | None:
+    from .models import Review
+
+    got = Review.objects.filter(user_id=user_id, status=Review.Status.DONE).aggregate(
+        agreed=Sum("agreed"), total=Sum("total_steps"), hands=Count("pk")
+    )
+    if not got["total"]:
+        return None
+    return {
+        "pct": _pct(got["agreed"], got["total"]),
+        "decisions": got["total"],
+        "hands": got["hands"],
+    }
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+def _rating_for(*, user_id: int | None, bot_level: str) -> Rating:
+    fresh = MODEL.rating()
+    defaults = {"mu": fresh.mu, "sigma": fresh.sigma, "ordinal": fresh.ordinal()}
+    if user_id is not None:
+        row, _ = Rating.objects.get_or_create(user_id=user_id, defaults=defaults)
+    else:
+        row, _ = Rating.objects.get_or_create(user=None, bot_level=bot_level, defaults=defaults)
+    return row
+
+
+def ranks_of(scores: list[int]) -> list[int]:
+    """1 for the highest score; equal scores share a rank."""
+    return [1 + sum(other > s for other in scores) for s in scores]
+
+
+def ratings_update(*, game: Game) -> bool:
+    """Rate a finished game with at least two people (bots as one pseudo-player
+    per level); each game is rated once. Returns whether it was rated now."""
+    if game.status != Game.Status.FINISHED:
+        return False
+    seats = list(game.table.seats.all())
+    if len({s.user_id for s in seats if s.user_id is not None}) < 2:
+        return False
+    scores = list(game.scores)
+    if game.winner is not None:  # the winner first, whatever the scores say
+        scores = [s + (1000 if i == game.winner else 0) for i, s in enumerate(scores)]
+    with transaction.atomic():
+        if RatingEvent.objects.filter(game=game).exists():
+            return False
+        rows = [_rating_for(user_id=s.user_id, bot_level=s.bot_level or "medium") for s in seats]
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
+        new = MODEL.rate(teams, ranks=[float(r) for r in ranks_of(scores)])
+        # A bot level seated twice is one pseudo-player: its updates are averaged.
+        updates: dict[int, list[tuple[float, float]]] = {}
+        for row, team in zip(rows, new, strict=True):
+            updates.setdefault(row.pk, []).append((team[0].mu, team[0].sigma))
+        at = game.finished or timezone.now()
+        for row in {r.pk: r for r in rows}.values():
+            got = updates[row.pk]
+            row.mu = sum(m for m, _ in got) / len(got)
+            row.sigma = sum(s for _, s in got) / len(got)
+            row.ordinal = MODEL.rating(mu=row.mu, sigma=row.sigma).ordinal()
+            row.games += 1
+            row.save()
+            RatingEvent.objects.create(
+                rating=row, game=game, mu=row.mu, sigma=row.sigma, ordinal=row.ordinal, at=at
+            )
+    return True
+
+
+def rating_series(*, user_id: int) -> list[dict[str, Any]]:
+    events = list(
+        RatingEvent.objects.filter(rating__user_id=user_id).order_by("-at", "-pk")[:SERIES_RATINGS]
+    )
+    return [
+        {"at": e.at.isoformat(), "game": e.game_id, "value": e.display} for e in reversed(events)
+    ]
+
+
+def leaderboard(limit: int = 100) -> list[Rating]:
+    return list(
+        Rating.objects.filter(games__gte=LEADERBOARD_MIN_GAMES)
+        .select_related("user")
+        .order_by("-ordinal")[:limit]
+    )
+
+
+# --------------------------------------------------------------------------- the tasks' work
+
+
+def after_hand(*, hand_id: int) -> str:
+    hand = Hand.objects.select_related("game__table").filter(pk=hand_id).first()
+    if hand is None or hand.result is None:
+        return "not over"
+    for user_id in hand_facts_store(hand=hand):
+        player_stats_recompute(user_id=user_id)
+    return "done"
+
+
+def after_game(*, game_id: int) -> str:
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.FINISHED:
+        return "not over"
+    users = game_facts_store(game=game)
+    ratings_update(game=game)
+    for user_id in users:
+        player_stats_recompute(user_id=user_id)
+    average_stats_recompute()
+    return "done"

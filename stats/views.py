@@ -1,0 +1,315 @@
+"""Stats pages, the leaderboard, hand history, the replay viewer, records in
+and out, and the hard-bot review. Each view reads stored figures or one
+record; none aggregates the history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from games import engine
+from games.models import Game, Hand
+
+from . import charts, selectors
+from .models import ImportedGame, Review
+from .replay import step_context
+from .review import ReviewError, review_request
+from .services import LEADERBOARD_MIN_GAMES
+from .services import leaderboard as leaderboard_rows
+
+User = get_user_model()
+MAX_IMPORT_BYTES = 2_000_000
+
+
+def _me(request: HttpRequest) -> Any:
+    """The signed-in user (every view here requires one)."""
+    return request.user
+
+
+def _int(value: str | None, default: int = 0) -> int:
+    try:
+        return int(value or default)
+    except ValueError:
+        return default
+
+
+@login_required
+def mine(request: HttpRequest) -> HttpResponse:
+    return redirect("stats:player", username=request.user.get_username())
+
+
+@login_required
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's figures beside the average player's: in full for oneself,
+    the public summary for others."""
+    person = get_object_or_404(User, username=username)
+    own = person.pk == request.user.pk
+    data = selectors.stats_of(person.pk)
+    avg = selectors.average()
+    series = data.get("series") or {}
+    rating_values = [p["value"] for p in series.get("rating") or []]
+    pph = [p["value"] for p in series.get("points_per_hand") or []]
+    by_pos = selectors.dig(data.get("lifetime"), "maker.by_position") or {}
+    pos_bars = [
+        (label, (by_pos.get(k) or {}).get("calls", 0))
+        for k, label in selectors.POSITION_LABELS.items()
+    ]
+    ctx: dict[str, Any] = {
+        "person": person,
+        "own": own,
+        "data": data,
+        "has_data": bool(data),
+        "sections": selectors.figure_sections(data, avg, full=own),
+        "by_mode": selectors.breakdown(data, "by_mode") if own else [],
+        "by_rules": selectors.breakdown(data, "by_rules") if own else [],
+        "rating": data.get("rating"),
+        "agreement": data.get("agreement"),
+        "rating_series": series.get("rating") or [],
+        "rating_chart": charts.line_chart(
+            rating_values,
+            title="Rating over time",
+            desc=f"{person.get_username()}'s rating after each of the last {len(rating_values)} rated games.",
+        ),
+        "pph_series": series.get("points_per_hand") or [],
+        "pph_chart": charts.line_chart(
+            pph,
+            title="Points per hand over time",
+            desc=f"Points per hand in each of the last {len(pph)} games.",
+        )
+        if own
+        else "",
+        "pos_bars": pos_bars,
+        "pos_chart": charts.bar_chart(
+            pos_bars,
+            title="Maker calls by seat",
+            desc="How often this player became the maker, by seat relative to the dealer.",
+        )
+        if own and any(v for _, v in pos_bars)
+        else "",
+    }
+    return render(request, "stats/player.html", ctx)
+
+
+@login_required
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "stats/leaderboard.html",
+        {"rows": leaderboard_rows(), "min_games": LEADERBOARD_MIN_GAMES},
+    )
+
+
+@login_required
+def history(request: HttpRequest) -> HttpResponse:
+    """The player's finished hands, filterable (only finished hands have facts)."""
+    filters = {k: request.GET.get(k, "") for k in ("maker", "euchred", "alone", "game")}
+    page = Paginator(selectors.history(request.user, filters), 50).get_page(request.GET.get("page"))
+    query = "&".join(f"{k}={v}" for k, v in filters.items() if v)
+    return render(request, "stats/history.html", {"page": page, "filters": filters, "query": query})
+
+
+@login_required
+def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand = selectors.finished_hand_for(request.user, hand_id)
+    if hand is None:
+        raise Http404("No such finished hand")
+    names = selectors.seat_names(hand.game)
+    ctx = step_context(hand.record, _int(request.GET.get("step")), names)
+    seat = next(
+        (s.position for s in hand.game.table.seats.all() if s.user_id == request.user.pk), None
+    )
+    review = (
+        Review.objects.filter(hand=hand, user=_me(request)).first() if seat is not None else None
+    )
+    ctx.update(
+        hand=hand,
+        game=hand.game,
+        title=f"{hand.game} · hand {hand.number + 1}",
+        base_url=request.path,
+        record_url=f"/stats/hands/{hand.pk}/record.json",
+        can_review=seat is not None,
+        review=review,
+    )
+    template = (
+        "stats/replay.html#board" if request.headers.get("HX-Request") else "stats/replay.html"
+    )
+    return render(request, template, ctx)
+
+
+@login_required
+def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand = selectors.finished_hand_for(request.user, hand_id)
+    if hand is None:
+        raise Http404("No such finished hand")
+    response = JsonResponse(hand.record, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="euchre-hand-{hand.pk}.json"'
+    return response
+
+
+@login_required
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game's record: every hand, all complete."""
+    game = selectors.game_for(request.user, game_id)
+    if game is None:
+        raise Http404("No such game")
+    if game.status != Game.Status.FINISHED:
+        return JsonResponse(
+            {"error": "The record can be downloaded once the game is over."}, status=409
+        )
+    hands = [h.record for h in Hand.objects.filter(game=game).order_by("number")]
+    record = {
+        "format": "euchre3-game/1",
+        "target": game.table.target,
+        "rules": game.table.rules,
+        "first_dealer": game.first_dealer,
+        "hands": hands,
+    }
+    response = JsonResponse(record, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="euchre-game-{game.pk}.json"'
+    return response
+
+
+def import_game_record(*, owner: Any, raw: str, name: str = "") -> ImportedGame:
+    """Check a game record by replaying it and keep it for its importer only."""
+    try:
+        record = json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"That is not JSON: {exc}") from None
+    if not isinstance(record, dict) or record.get("format") != "euchre3-game/1":
+        raise ValueError("Import a game record (format euchre3-game/1).")
+    result = engine.replay_game(record)
+    if "error" in result:
+        err = result["error"]
+        where = "the game" if err.get("hand") is None else f"hand {err['hand'] + 1}"
+        detail = (err.get("detail") or {}).get("reason")
+        raise ValueError(
+            f"Not a valid game record ({where}): {err['reason']}"
+            + (f": {detail}" if detail else "")
+        )
+    return ImportedGame.objects.create(owner=owner, name=name[:80], record=record, result=result)
+
+
+@login_required
+def import_game(request: HttpRequest) -> HttpResponse:
+    error = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is not None:
+            raw = upload.read(MAX_IMPORT_BYTES + 1).decode("utf-8", "replace")
+        else:
+            raw = request.POST.get("record", "")
+        if len(raw) > MAX_IMPORT_BYTES:
+            error = "That record is too large."
+        else:
+            try:
+                imported = import_game_record(
+                    owner=request.user, raw=raw, name=request.POST.get("name", "")
+                )
+            except ValueError as exc:
+                error = str(exc)
+            else:
+                messages.success(
+                    request, "Game imported: it is yours to look at and counts in no statistics."
+                )
+                return redirect("stats:imported", imported_id=imported.pk)
+    games = ImportedGame.objects.filter(owner=_me(request))[:50]
+    return render(
+        request, "stats/import.html", {"error": error, "games": games}, status=400 if error else 200
+    )
+
+
+def _imported(request: HttpRequest, imported_id: int) -> ImportedGame:
+    return get_object_or_404(ImportedGame, pk=imported_id, owner=request.user)
+
+
+@login_required
+def imported(request: HttpRequest, imported_id: int) -> HttpResponse:
+    game = _imported(request, imported_id)
+    hands = []
+    for n, rec in enumerate(game.record.get("hands", [])):
+        res = engine.replay_hand(rec)
+        hands.append(
+            {"n": n, "number": n + 1, "result": res, "complete": bool(res.get("complete"))}
+        )
+    return render(request, "stats/imported.html", {"game": game, "hands": hands})
+
+
+@login_required
+def imported_hand(request: HttpRequest, imported_id: int, number: int) -> HttpResponse:
+    game = _imported(request, imported_id)
+    hands = game.record.get("hands", [])
+    if not 0 <= number < len(hands) or not engine.replay_hand(hands[number]).get("complete"):
+        raise Http404("No such finished hand")
+    names = {s: f"Seat {s + 1}" for s in range(3)}
+    ctx = step_context(hands[number], _int(request.GET.get("step")), names)
+    ctx.update(
+        title=f"Imported game {game.name or game.pk} · hand {number + 1}",
+        base_url=request.path,
+        record_url=None,
+        can_review=False,
+        imported=game,
+    )
+    template = (
+        "stats/replay.html#board" if request.headers.get("HX-Request") else "stats/replay.html"
+    )
+    return render(request, template, ctx)
+
+
+@login_required
+def imported_record(request: HttpRequest, imported_id: int) -> HttpResponse:
+    game = _imported(request, imported_id)
+    response = JsonResponse(game.record, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="euchre-imported-{game.pk}.json"'
+    return response
+
+
+@login_required
+def review(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """POST queues the review of one's own decisions; GET shows progress or the result."""
+    hand = selectors.finished_hand_for(request.user, hand_id)
+    if hand is None:
+        raise Http404("No such finished hand")
+    if request.method == "POST":
+        rev: Review | None
+        try:
+            with transaction.atomic():
+                rev = review_request(hand=hand, user=request.user)
+        except ReviewError as exc:
+            return render(
+                request, "stats/review.html#panel", {"error": exc.message, "hand": hand}, status=400
+            )
+    else:
+        rev = Review.objects.filter(hand=hand, user=_me(request)).first()
+    names = selectors.seat_names(hand.game)
+    rows = []
+    if rev is not None:
+        for d in rev.decisions:
+            rows.append(
+                {
+                    "mine": _describe(d["action"], names, hand.record["dealer"]),
+                    "best": _describe(d["best"], names, hand.record["dealer"])
+                    if d["best"]
+                    else "–",
+                    "best_share": round(100 * (d["best_share"] or 0)),
+                    "my_share": round(100 * (d["my_share"] or 0)),
+                    "agree": d["agree"],
+                }
+            )
+    ctx = {"hand": hand, "review": rev, "rows": rows}
+    if request.headers.get("HX-Request"):
+        return render(request, "stats/review.html#panel", ctx)
+    return render(request, "stats/review.html", ctx)
+
+
+def _describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
+    from .replay import describe
+
+    return describe(action, names, dealer)
