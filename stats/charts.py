@@ -32,8 +32,8 @@ def line_chart(values: list[float], *, title: str, desc: str, unit: str = "") ->
     points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     dots = format_html_join(
         "",
-        '<circle cx="{:.1f}" cy="{:.1f}" r="3"></circle>',
-        ((x(i), y(v)) for i, v in enumerate(values)),
+        '<circle cx="{}" cy="{}" r="3"></circle>',
+        ((f"{x(i):.1f}", f"{y(v):.1f}") for i, v in enumerate(values)),
     )
     return format_html(
         '<svg class="chart line-chart" viewBox="0 0 {w} {h}" role="img" aria-labelledby="{id}-t {id}-d"'
@@ -73,17 +73,17 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, desc: str) -> SafeSt
         x0 = PAD + i * slot + slot * 0.2
         parts.append(
             format_html(
-                '<rect class="bar" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}"></rect>'
-                '<text class="value" x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>'
-                '<text class="tick" x="{:.1f}" y="{}" text-anchor="middle">{}</text>',
-                x0,
-                H - PAD - h,
-                slot * 0.6,
-                h,
-                x0 + slot * 0.3,
-                H - PAD - h - 4,
+                '<rect class="bar" x="{}" y="{}" width="{}" height="{}"></rect>'
+                '<text class="value" x="{}" y="{}" text-anchor="middle">{}</text>'
+                '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
+                f"{x0:.1f}",
+                f"{H - PAD - h:.1f}",
+                f"{slot * 0.6:.1f}",
+                f"{h:.1f}",
+                f"{x0 + slot * 0.3:.1f}",
+                f"{H - PAD - h - 4:.1f}",
                 f"{v:g}",
-                x0 + slot * 0.3,
+                f"{x0 + slot * 0.3:.1f}",
                 H - PAD + 16,
                 label,
             )
