@@ -13,6 +13,7 @@ import random
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -22,7 +23,6 @@ from django.utils import timezone
 
 from games import engine
 from games.engine import Action, EngineError, GameState, Rules
-
 from stats import tasks as stats_tasks
 
 from .models import BOT_LEVELS, Game, Hand, Seat, Table
@@ -529,7 +529,7 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
         hand.result = engine.result(done)
         hand.finished = timezone.now()
         fields += ["result", "finished"]
-        transaction.on_commit(lambda hand_id=hand.pk: stats_tasks.hand_finished.delay(hand_id))
+        transaction.on_commit(partial(stats_tasks.hand_finished.delay, hand.pk))
     hand.save(update_fields=fields)
     if not done.over:
         return state
@@ -537,7 +537,7 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
         game.status = Game.Status.FINISHED
         game.winner = state.winner
         game.finished = timezone.now()
-        transaction.on_commit(lambda game_id=game.pk: stats_tasks.game_finished.delay(game_id))
+        transaction.on_commit(partial(stats_tasks.game_finished.delay, game.pk))
         return state
     # Deal the next hand right away; the table shows the last hand's summary beside it.
     next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))
