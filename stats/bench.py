@@ -12,6 +12,7 @@ their fact rows, then timed.
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import random
 import statistics
@@ -76,7 +77,7 @@ def main() -> None:
         Seat.objects.bulk_create(
             [Seat(table=table, position=i, user=u) for i, u in enumerate((hero, p2, p3))]
         )
-        at = now - timezone.timedelta(minutes=args.hands - stored)
+        at = now - datetime.timedelta(minutes=args.hands - stored)
         game = Game.objects.create(
             table=table, first_dealer=state.first_dealer,
             scores=list(state.scores), winner=state.winner, status="finished", finished=at,
@@ -95,7 +96,7 @@ def main() -> None:
         )
         facts = []
         for hand in hands:
-            for f in seat_facts(hand.record, hand.result):
+            for f in seat_facts(hand.record, hand.result or {}):
                 facts.append(
                     HandFact(
                         hand=hand, game=game, user=(hero, p2, p3)[f["seat"]], finished=at,
