@@ -147,7 +147,7 @@ def main() -> None:
     renders.sort()
     print(
         f"stats page render ({args.renders} requests through the test client): "
-        f"median {statistics.median(renders) * 1000:.1f} ms, p95 {renders[int(0.95 * len(renders)) - 1] * 1000:.1f} ms, "
+        f"median {statistics.median(renders) * 1000:.1f} ms, p95 {renders[min(len(renders) - 1, int(0.95 * len(renders)))] * 1000:.1f} ms, "
         f"{len(response.content) // 1024} KiB"
     )
 

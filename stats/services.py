@@ -367,12 +367,16 @@ def ranks_of(scores: list[int]) -> list[int]:
 
 
 def ratings_update(*, game: Game) -> bool:
-    """Rate a finished game with at least two people (bots as one pseudo-player
-    per level); each game is rated once. Returns whether it was rated now."""
+    """Rate a finished game once. Bots are rated as one pseudo-player per level,
+    so a person's game against two bots counts: a game is rated when it has at
+    least one person and at least two rated players. Returns whether it was
+    rated now."""
     if game.status != Game.Status.FINISHED:
         return False
     seats = list(game.table.seats.all())
-    if len({s.user_id for s in seats if s.user_id is not None}) < 2:
+    people = {s.user_id for s in seats if s.user_id is not None}
+    players = people | {s.bot_level or "medium" for s in seats if s.user_id is None}
+    if not people or len(players) < 2:
         return False
     scores = list(game.scores)
     if game.winner is not None:  # the winner first, whatever the scores say

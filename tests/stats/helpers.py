@@ -131,13 +131,14 @@ def build_game(
     visibility: str = "public",
     name: str = "Built table",
     bots: dict[int, str] | None = None,
+    owner: Any = None,
 ) -> Game:
     """A finished game stored as the site stores one, seats 0-2 for `players`
     (None for a bot of `bots[seat]`)."""
     when = finished or timezone.now()
     bots = bots or {}
     table = Table.objects.create(
-        name=name, owner=next(p for p in players if p is not None), rules=engine.Rules().to_dict(),
+        name=name, owner=owner or next(p for p in players if p is not None), rules=engine.Rules().to_dict(),
         target=10, mode=mode, visibility=visibility, status=Table.Status.FINISHED,
     )  # fmt: skip
     for pos, user in enumerate(players):

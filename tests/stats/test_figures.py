@@ -240,11 +240,19 @@ def test_bots_are_rated_one_pseudo_player_per_level(alice: Any, bob: Any) -> Non
     assert Rating.objects.count() == 3
 
 
-def test_a_game_with_one_person_is_not_rated(alice: Any) -> None:
+def test_a_game_against_two_bots_of_one_level_is_rated(alice: Any) -> None:
     game = build_game([alice, None, None], bots={1: "easy", 2: "easy"})
     services.after_game(game_id=game.pk)
-    assert not Rating.objects.exists()
-    assert GameFact.objects.filter(user=alice).count() == 1  # still counted in her figures
+    assert Rating.objects.get(user=alice).games == 1
+    assert Rating.objects.get(user=None, bot_level="easy").games == 1  # one pseudo-player
+    assert RatingEvent.objects.filter(game=game).count() == 2
+    assert GameFact.objects.filter(user=alice).count() == 1
+
+
+def test_a_game_of_bots_only_is_not_rated(alice: Any) -> None:
+    game = build_game([None, None, None], bots={0: "easy", 1: "hard", 2: "hard"}, owner=alice)
+    services.after_game(game_id=game.pk)
+    assert not Rating.objects.exists() and not GameFact.objects.exists()
 
 
 def test_ranks_share_places_on_equal_scores() -> None:
