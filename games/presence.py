@@ -13,24 +13,39 @@ from django.core.cache import cache
 TTL_SECONDS = 6 * 3600
 
 
-def _key(table_id: int, user_id: int) -> str:
+def _key(table_id: int, user_id: int | str) -> str:
     return f"presence:{table_id}:{user_id}"
 
 
 def joined(table_id: int, user_id: int) -> None:
-    key = _key(table_id, user_id)
-    cache.add(key, 0, TTL_SECONDS)
-    cache.incr(key)
-    cache.touch(key, TTL_SECONDS)
+    """One more socket of this user on this table (and on the table at all)."""
+    for key in (_key(table_id, user_id), _key(table_id, "all")):
+        cache.add(key, 0, TTL_SECONDS)
+        cache.incr(key)
+        cache.touch(key, TTL_SECONDS)
 
 
 def left(table_id: int, user_id: int) -> None:
-    key = _key(table_id, user_id)
-    try:
-        if cache.decr(key) <= 0:
-            cache.delete(key)
-    except ValueError:  # already expired or never counted
-        pass
+    for key in (_key(table_id, user_id), _key(table_id, "all")):
+        try:
+            if cache.decr(key) <= 0:
+                cache.delete(key)
+        except ValueError:  # already expired or never counted
+            pass
+
+
+def watching(table_id: int, seated_user_ids: list[int]) -> tuple[set[int], bool]:
+    """Which seated users have the table open, and whether anyone else (a
+    spectator) does: a push is rendered only for viewers who are there.
+
+    A socket counts itself before it reads its snapshot, so a move committed
+    after that read always finds it here.
+    """
+    keys = {_key(table_id, u): u for u in seated_user_ids}
+    counts = cache.get_many([*keys, _key(table_id, "all")])
+    present = {u for k, u in keys.items() if counts.get(k, 0) > 0}
+    seated = sum(counts.get(k, 0) for k in keys)
+    return present, counts.get(_key(table_id, "all"), 0) > seated
 
 
 def is_on_table_page(table_id: int, user_id: int) -> bool:

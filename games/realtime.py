@@ -18,6 +18,7 @@ from channels.layers import get_channel_layer
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 
+from . import presence
 from .models import Game, Hand, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -124,10 +125,15 @@ def broadcast_game(game_id: int) -> None:
     state = services.game_state(game)
     hand = services.current_hand_row(game)
     seats = {s.position: s for s in table.seats.all()}
+    present, spectators = presence.watching(
+        table.pk, [s.user_id for s in seats.values() if s.user_id]
+    )
     frames = []
     for seat in VIEWERS:
-        if seat is not None and seats[seat].user_id is None:
-            continue  # nobody can watch a bot's own seat
+        if seat is None and not spectators:
+            continue
+        if seat is not None and seats[seat].user_id not in present:
+            continue  # nobody is looking from this seat (a bot's, or a player elsewhere)
         html = render_table(table, game, seat, hand, state=state, oob=True)
         frames.append((game_group(game.pk, seat), _frame(html, game.version)))
     _send(frames)
