@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -11,6 +12,8 @@ from django.conf import settings
 
 from . import presence, realtime, services, tasks
 from .models import Seat, Table
+
+PRESENCE_HEARTBEAT_SECONDS = 30
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -30,12 +33,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await database_sync_to_async(presence.joined)(self.table_id, self.user.pk)
         self.counted = True
+        self.heartbeat = asyncio.create_task(self._keep_presence())
         # A live player who dropped and had a bot standing in gets the seat back at once.
         await database_sync_to_async(services.seat_set_away)(
             table_id=self.table_id, user_id=self.user.pk, away=False
         )
         await self.channel_layer.group_add(realtime.table_group(self.table_id), self.channel_name)
         await self.follow_and_snapshot()
+
+    async def _keep_presence(self) -> None:
+        while True:
+            await asyncio.sleep(PRESENCE_HEARTBEAT_SECONDS)
+            await database_sync_to_async(presence.still_here)(self.table_id, self.user.pk)
 
     def _left(self) -> None:
         presence.left(self.table_id, self.user.pk)
@@ -61,6 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if getattr(self, "table_id", None) is None:
             return
         if getattr(self, "counted", False):
+            self.heartbeat.cancel()
             await database_sync_to_async(self._left)()
         await self.channel_layer.group_discard(
             realtime.table_group(self.table_id), self.channel_name

@@ -34,6 +34,13 @@ def left(table_id: int, user_id: int) -> None:
             pass
 
 
+def still_here(table_id: int, user_id: int) -> None:
+    """A socket's heartbeat: its counts exist (lost if Redis lost its data) and live on."""
+    for key in (_key(table_id, user_id), _key(table_id, "all")):
+        if not cache.add(key, 1, TTL_SECONDS):
+            cache.touch(key, TTL_SECONDS)
+
+
 def watching(table_id: int, seated_user_ids: list[int]) -> tuple[set[int], bool]:
     """Which seated users have the table open, and whether anyone else (a
     spectator) does: a push is rendered only for viewers who are there.

@@ -156,3 +156,18 @@ def test_an_open_table_page_counts_as_presence(game: Game) -> None:
         assert not await sync_to_async(presence.is_on_table_page)(game.table_id, user.pk)
 
     async_to_sync(run)()
+
+
+def test_presence_lost_with_redis_data_is_restored_by_the_heartbeat(game: Game) -> None:
+    from django.core.cache import cache
+
+    from games import presence
+
+    user = players(game.table)[0]
+    presence.joined(game.table_id, user.pk)
+    cache.clear()  # Redis lost its data
+    assert presence.watching(game.table_id, [user.pk]) == (set(), False)
+    presence.still_here(game.table_id, user.pk)
+    assert presence.watching(game.table_id, [user.pk]) == ({user.pk}, False)
+    presence.left(game.table_id, user.pk)
+    assert presence.watching(game.table_id, [user.pk]) == (set(), False)
