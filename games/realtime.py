@@ -8,20 +8,16 @@ and a (re)connecting socket starts from a full snapshot.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import os
-import threading
 from typing import Any
 
-from channels.layers import get_channel_layer
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
+
+from euchre_site import push
 
 from . import presence
 from .models import Game, Hand, Seat, Table
 
-log = logging.getLogger(__name__)
 VIEWERS: tuple[int | None, ...] = (0, 1, 2, None)
 
 
@@ -65,43 +61,7 @@ def latest_game(table: Table) -> Game | None:
 
 
 def _send(frames: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send every frame of one change in one trip through the event loop."""
-    layer = get_channel_layer()
-    if layer is None or not frames:
-        return
-
-    async def send_all() -> None:
-        for group, message in frames:
-            await layer.group_send(group, message)
-
-    try:
-        asyncio.run_coroutine_threadsafe(send_all(), _sender_loop()).result(timeout=10)
-    except Exception:  # best effort: the next frame, or the snapshot on reconnect, resyncs
-        log.exception("push to %s failed", [g for g, _ in frames])
-
-
-_loop: asyncio.AbstractEventLoop | None = None
-_loop_pid: int | None = None
-_loop_lock = threading.Lock()
-
-
-def _sender_loop() -> asyncio.AbstractEventLoop:
-    """One event loop per process, in a daemon thread, for every push.
-
-    `async_to_sync` from a thread with no loop (a Celery worker) would start a
-    new loop, and with it a new Redis connection, for every push; this keeps
-    one loop and the channel layer's connections for the life of the process.
-    Created lazily, and again after a fork (Celery's prefork pool).
-    """
-    global _loop, _loop_pid
-    with _loop_lock:
-        if _loop is None or _loop_pid != os.getpid():
-            loop = asyncio.new_event_loop()
-            threading.Thread(
-                target=loop.run_forever, name="channel-layer-sender", daemon=True
-            ).start()
-            _loop, _loop_pid = loop, os.getpid()
-        return _loop
+    push.send(frames)
 
 
 def _frame(html: str, version: int) -> dict[str, Any]:
@@ -163,11 +123,6 @@ def render_lobby_list(*, oob: bool = False) -> str:
     return render_to_string("games/lobby.html#table_list", {"tables": open_tables(), "oob": oob})
 
 
-def user_group(user_id: int) -> str:
-    """Every page of a signed-in user listens here (the notifications socket)."""
-    return f"user.{user_id}.notifications"
-
-
 MY_GAMES_REFRESH = (
     '<div id="my-games-refresh" hx-swap-oob="true">'
     '<div hx-get="/games/mine/?partial=1" hx-trigger="load" hx-target="#my-games" hx-swap="outerHTML"></div></div>'
@@ -176,4 +131,4 @@ MY_GAMES_REFRESH = (
 
 def push_my_games(user_ids: list[int]) -> None:
     """Tell open "My games" pages to fetch their list again (each for its own user)."""
-    _send([(user_group(u), _frame(MY_GAMES_REFRESH, 0)) for u in user_ids])
+    _send([(push.user_group(u), _frame(MY_GAMES_REFRESH, 0)) for u in user_ids])
