@@ -212,7 +212,9 @@ def notify(
     user_id, note_id = user.pk, note.pk
 
     def after_commit() -> None:
-        frame = badge_html(_count_for_id(user_id), oob=True) + toast_html(note)
+        frame = badge_html(_count_for_id(user_id), oob=True)
+        if not on_page:  # the table itself already shows it: no toast over the cards
+            frame += toast_html(note)
         realtime.send_to_user(user_id, frame)
         try:
             if want_email:

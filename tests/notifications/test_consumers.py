@@ -95,3 +95,23 @@ def test_anonymous_sockets_are_refused() -> None:
         await ws.disconnect()
 
     run(check)
+
+
+def test_no_toast_over_the_table_the_player_is_looking_at(alice: Any, bob: Any, carol: Any) -> None:
+    from games import presence
+    from tests.notifications.conftest import notify_turn, turns_game
+
+    game = turns_game([alice, bob, carol])
+
+    async def check() -> None:
+        ws = await acommunicator("/ws/notifications/", alice)
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)
+        await sync_to_async(presence.joined)(game.table_id, alice.pk)
+        await sync_to_async(notify_turn)(alice, game)
+        frame = await ws.receive_from(timeout=5)
+        assert badge_count(frame) >= 1 and 'role="status"' not in frame
+        await sync_to_async(presence.left)(game.table_id, alice.pk)
+        await ws.disconnect()
+
+    run(check)
