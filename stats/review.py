@@ -80,6 +80,35 @@ def review_request(*, hand: Hand, user: Any) -> Review:
     return review
 
 
+AGREEMENT_HANDS = 20
+
+
+def agreement_request(*, user: Any, limit: int = AGREEMENT_HANDS) -> int:
+    """Queue reviews of the player's last `limit` finished hands that have none
+    (thrown-in hands hold few decisions and are left out); how many were queued."""
+    from .models import HandFact
+
+    hand_ids = list(
+        HandFact.objects.filter(user=user, thrown_in=False)
+        .exclude(hand__reviews__user=user)
+        .order_by("-finished", "-hand_id")
+        .values_list("hand_id", flat=True)[:limit]
+    )
+    queued = 0
+    for hand in Hand.objects.select_related("game__table").filter(pk__in=hand_ids):
+        review_request(hand=hand, user=user)
+        queued += 1
+    return queued
+
+
+def agreement_progress(*, user: Any) -> dict[str, int]:
+    """Reviews of the player's hands: how many in all, and how many done."""
+    rows = Review.objects.filter(user=user)
+    total = rows.count()
+    done = rows.filter(status=Review.Status.DONE).count()
+    return {"total": total, "done": done, "pending": total - done}
+
+
 def run(*, review_id: int) -> str:
     review = Review.objects.select_related("hand__game__table").filter(pk=review_id).first()
     if review is None or review.status == Review.Status.DONE:

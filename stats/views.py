@@ -21,7 +21,7 @@ from games.models import Game, Hand
 from . import charts, selectors
 from .models import ImportedGame, Review
 from .replay import step_context
-from .review import ReviewError, review_request
+from .review import ReviewError, agreement_progress, agreement_request, review_request
 from .services import LEADERBOARD_MIN_GAMES
 from .services import leaderboard as leaderboard_rows
 
@@ -63,6 +63,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         for k, label in selectors.POSITION_LABELS.items()
     ]
     ctx: dict[str, Any] = {
+        "progress": agreement_progress(user=person) if own else None,
         "person": person,
         "own": own,
         "data": data,
@@ -313,3 +314,18 @@ def _describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str
     from .replay import describe
 
     return describe(action, names, dealer)
+
+
+@login_required
+def agreement(request: HttpRequest) -> HttpResponse:
+    """POST queues hard-bot reviews of the player's recent hands; GET (polled
+    while they run) shows the progress and the agreement figure."""
+    me = _me(request)
+    if request.method == "POST":
+        with transaction.atomic():
+            agreement_request(user=me)
+    data = selectors.stats_of(me.pk)
+    ctx = {"progress": agreement_progress(user=me), "agreement": data.get("agreement"), "own": True}
+    if request.headers.get("HX-Request"):
+        return render(request, "stats/player.html#agreement", ctx)
+    return redirect("stats:mine")

@@ -69,3 +69,19 @@ def test_a_hand_in_play_cannot_be_reviewed(played: Any, alice: Any) -> None:
     hand.save()
     with pytest.raises(review.ReviewError):
         review.review_request(hand=hand, user=alice)
+
+
+def test_agreement_reviews_recent_hands_with_progress(played: Any, alice: Any) -> None:
+    c = client_for(alice)
+    r = c.post(reverse("stats:agreement"), HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert r.status_code == 200 and "0 of 4 done" in html and 'hx-trigger="every 2s"' in html
+    assert Review.objects.filter(user=alice).count() == 4  # the thrown-in hand is left out
+    for rev in Review.objects.filter(user=alice):
+        review.run(review_id=rev.pk)
+    html = c.get(reverse("stats:agreement"), HTTP_HX_REQUEST="true").content.decode()
+    assert "every 2s" not in html and "Review my last 20 hands" in html
+    page = c.get(reverse("stats:player", args=["alice"])).content.decode()
+    agreement = PlayerStats.objects.get(key=f"user:{alice.pk}").data["agreement"]
+    assert agreement["hands"] == 4 and f'id="agreement">{agreement["pct"]}%<' in page
+    assert review.agreement_request(user=alice) == 0  # nothing left to review
