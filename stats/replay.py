@@ -61,6 +61,7 @@ def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> di
                 "tricks": pub["tricks_won"][s],
                 "to_act": pub["to_act"] == s,
                 "cards": [card(c) for c in views[s]["hand"]],
+                "dealt": [card(c) for c in deal["hands"][s]],
             }
         )
     last_trick = pub["tricks"][-1] if pub["tricks"] else None
