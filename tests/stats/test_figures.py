@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 from typing import Any
 
 import pytest
@@ -267,3 +268,17 @@ def test_the_leaderboard_needs_ten_rated_games(alice: Any, bob: Any, carol: Any)
     board = services.leaderboard()
     assert [r.user.username for r in board if r.user] == ["bob", "alice"]
     assert board[0].display > board[1].display
+
+
+def test_the_rebuild_command_fills_everything_from_stored_games(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    from django.core.management import call_command
+
+    build_game([alice, bob, carol])
+    call_command("stats_rebuild", stdout=io.StringIO())
+    assert HandFact.objects.count() == 15 and GameFact.objects.count() == 3
+    assert RatingEvent.objects.count() == 3 and PlayerStats.objects.count() == 4
+    assert PlayerStats.objects.get(key=f"user:{bob.pk}").data["lifetime"]["points"] == 12
+    call_command("stats_rebuild", stdout=io.StringIO())  # idempotent
+    assert RatingEvent.objects.count() == 3 and Rating.objects.get(user=bob).games == 1
