@@ -159,9 +159,10 @@ def figure_sections(
     return out
 
 
-def breakdown(mine: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    """Games by mode or by rules, lifetime."""
+def breakdown(mine: dict[str, Any], avg: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """Games by mode or by rules, lifetime, each beside the average player's win %."""
     rows = dig(mine.get("lifetime"), f"games.{key}") or {}
+    avg_rows = dig(avg.get("lifetime"), f"games.{key}") or {}
     label = (lambda k: dict(Table.Mode.choices).get(k, k)) if key == "by_mode" else rules_label
     return [
         {
@@ -169,6 +170,7 @@ def breakdown(mine: dict[str, Any], key: str) -> list[dict[str, Any]]:
             "played": v["played"],
             "won": v["won"],
             "win_pct": fmt(v["win_pct"], "pct"),
+            "avg_win_pct": fmt((avg_rows.get(k) or {}).get("win_pct"), "pct"),
         }
         for k, v in rows.items()
     ]

@@ -200,3 +200,12 @@ def test_a_bad_record_is_refused_with_the_reason(alice: Any) -> None:
 def test_nav_has_a_stats_link(alice: Any) -> None:
     html = client_for(alice).get(reverse("games:lobby")).content.decode()
     assert f'href="{reverse("stats:mine")}"' in html
+
+
+def test_games_by_mode_and_rules_beside_the_average(played: Any, alice: Any) -> None:
+    html = client_for(alice).get(reverse("stats:player", args=["alice"])).content.decode()
+    assert (
+        '<th scope="row">Live</th><td>1</td><td>0</td><td>0.0%</td><td class="muted">33.3%</td>'
+        in html
+    )
+    assert '<th scope="row">24-card deck</th>' in html
