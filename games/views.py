@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
+from django_ratelimit.core import is_ratelimited
 
 from games import engine
 
@@ -22,6 +23,9 @@ from .forms import TableForm
 from .models import Game, Table
 
 MAX_ACTION_CHARS = 400
+# Per player, for moves and seat changes: far above any real pace of play,
+# low enough that a script hammering the server is turned away.
+TABLE_POST_RATE = "40/10s"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -72,6 +76,17 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def table_create(request: HtmxHttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
+    if is_ratelimited(request, group="table-create", key="user", rate="20/h", increment=True):
+        form.add_error(
+            None,
+            "You have opened many tables in the last hour: wait a while before opening another.",
+        )
+        return render(
+            request,
+            "games/lobby.html",
+            {"form": form, "tables": realtime.open_tables()},
+            status=429,
+        )
     if not form.is_valid():
         return render(
             request,
@@ -150,6 +165,10 @@ def table_post(
     def view(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
         table = _table_or_404(request, table_id)
         try:
+            if is_ratelimited(
+                request, group="table-post", key="user", rate=TABLE_POST_RATE, increment=True
+            ):
+                raise services.GameError("Too many moves at once: wait a moment and try again.")
             response = handler(request, table)
         except services.GameError as exc:
             return _respond(request, table, exc.message)

@@ -240,3 +240,42 @@ def test_names_with_script_payloads_are_escaped_everywhere(alice: Any, bob: Any)
         html = response.content.decode()
         assert payload not in html and "<img src=x" not in html
     assert "&lt;script&gt;" in pages[1].content.decode()
+
+
+def test_a_flood_of_moves_is_turned_away_with_a_message(game: Game) -> None:
+    from games.views import TABLE_POST_RATE
+
+    limit = int(TABLE_POST_RATE.split("/")[0])
+    seat = to_act(game)
+    client = logged_in(
+        players(game.table)[(seat + 1) % 3]
+    )  # not their turn: each post changes nothing
+    url = reverse("games:act", args=[game.table_id])
+    for _ in range(limit):
+        html = client.post(
+            url, {"action": '{"type":"pass"}', "version": "1"}, headers=HTMX
+        ).content.decode()
+        assert "It is not your turn." in html
+    html = client.post(
+        url, {"action": '{"type":"pass"}', "version": "1"}, headers=HTMX
+    ).content.decode()
+    assert "Too many moves at once" in html
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_opening_tables_is_rate_limited(alice: Any) -> None:
+    client = logged_in(alice)
+    data = {
+        "name": "T",
+        "deck": "24",
+        "target": "10",
+        "lone_maker_march": "3",
+        "mode": "live",
+        "visibility": "public",
+    }
+    for _ in range(20):
+        assert client.post(reverse("games:create"), data).status_code == 302
+    response = client.post(reverse("games:create"), data)
+    assert response.status_code == 429 and b"many tables" in response.content
+    assert Table.objects.count() == 20
