@@ -247,19 +247,18 @@ def test_a_flood_of_moves_is_turned_away_with_a_message(game: Game) -> None:
 
     limit = int(TABLE_POST_RATE.split("/")[0])
     seat = to_act(game)
-    client = logged_in(
-        players(game.table)[(seat + 1) % 3]
-    )  # not their turn: each post changes nothing
+    # Not this player's turn: every post that gets through changes nothing either.
+    client = logged_in(players(game.table)[(seat + 1) % 3])
     url = reverse("games:act", args=[game.table_id])
-    for _ in range(limit):
-        html = client.post(
+    # Fixed windows: the count may restart once mid-way, so allow two windows' worth.
+    answers = [
+        client.post(
             url, {"action": '{"type":"pass"}', "version": "1"}, headers=HTMX
         ).content.decode()
-        assert "It is not your turn." in html
-    html = client.post(
-        url, {"action": '{"type":"pass"}', "version": "1"}, headers=HTMX
-    ).content.decode()
-    assert "Too many moves at once" in html
+        for _ in range(2 * limit + 1)
+    ]
+    assert "It is not your turn." in answers[0]
+    assert any("Too many moves at once" in html for html in answers)
     game.refresh_from_db()
     assert game.version == 1
 
@@ -274,8 +273,8 @@ def test_opening_tables_is_rate_limited(alice: Any) -> None:
         "mode": "live",
         "visibility": "public",
     }
-    for _ in range(20):
-        assert client.post(reverse("games:create"), data).status_code == 302
-    response = client.post(reverse("games:create"), data)
-    assert response.status_code == 429 and b"many tables" in response.content
-    assert Table.objects.count() == 20
+    responses = [client.post(reverse("games:create"), data) for _ in range(41)]
+    codes = [r.status_code for r in responses]
+    assert codes[0] == 302 and 429 in codes  # (the hour's window may restart once)
+    assert b"many tables" in responses[codes.index(429)].content
+    assert Table.objects.count() == codes.count(302)
