@@ -261,5 +261,8 @@ LOGGING = {
 
 # --- Game settings
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
+# Moves and seat changes a player may post (django-ratelimit): far above any
+# real pace of play, low enough that a script hammering the server is turned away.
+TABLE_POST_RATE = env.str("TABLE_POST_RATE", default="40/10s")
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -23,9 +24,6 @@ from .forms import TableForm
 from .models import Game, Table
 
 MAX_ACTION_CHARS = 400
-# Per player, for moves and seat changes: far above any real pace of play,
-# low enough that a script hammering the server is turned away.
-TABLE_POST_RATE = "40/10s"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -166,7 +164,11 @@ def table_post(
         table = _table_or_404(request, table_id)
         try:
             if is_ratelimited(
-                request, group="table-post", key="user", rate=TABLE_POST_RATE, increment=True
+                request,
+                group="table-post",
+                key="user",
+                rate=settings.TABLE_POST_RATE,
+                increment=True,
             ):
                 raise services.GameError("Too many moves at once: wait a moment and try again.")
             response = handler(request, table)

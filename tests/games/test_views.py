@@ -243,9 +243,9 @@ def test_names_with_script_payloads_are_escaped_everywhere(alice: Any, bob: Any)
 
 
 def test_a_flood_of_moves_is_turned_away_with_a_message(game: Game) -> None:
-    from games.views import TABLE_POST_RATE
+    from django.conf import settings
 
-    limit = int(TABLE_POST_RATE.split("/")[0])
+    limit = int(settings.TABLE_POST_RATE.split("/")[0])
     seat = to_act(game)
     # Not this player's turn: every post that gets through changes nothing either.
     client = logged_in(players(game.table)[(seat + 1) % 3])
