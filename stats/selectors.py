@@ -187,13 +187,13 @@ def average() -> dict[str, Any]:
 
 
 def visible_games(user: Any) -> Q:
-    """Games whose finished hands `user` may look at: their own, and public tables'."""
-    own = Q(table__seats__user=user) if user.is_authenticated else Q(pk__in=[])
-    return own | Q(table__visibility=Table.Visibility.PUBLIC)
+    """Games whose finished hands `user` may look at: the ones they played in
+    (RULES.md: the whole deal is shown to the three players in the history)."""
+    return Q(table__seats__user=user) if user.is_authenticated else Q(pk__in=[])
 
 
 def finished_hand_for(user: Any, hand_id: int) -> Hand | None:
-    """A finished hand the user may see (its player, or a public table's); else None."""
+    """A finished hand the user played in; else None."""
     hand = (
         Hand.objects.select_related("game__table")
         .filter(pk=hand_id, result__isnull=False, result__complete=True)
@@ -203,9 +203,7 @@ def finished_hand_for(user: Any, hand_id: int) -> Hand | None:
         return None
     table = hand.game.table
     seated = user.is_authenticated and table.seats.filter(user=user).exists()
-    if seated or table.visibility == Table.Visibility.PUBLIC:
-        return hand
-    return None
+    return hand if seated else None
 
 
 def game_for(user: Any, game_id: int) -> Game | None:
@@ -213,9 +211,7 @@ def game_for(user: Any, game_id: int) -> Game | None:
     if game is None:
         return None
     seated = user.is_authenticated and game.table.seats.filter(user=user).exists()
-    if seated or game.table.visibility == Table.Visibility.PUBLIC:
-        return game
-    return None
+    return game if seated else None
 
 
 def history(user: Any, filters: dict[str, str]) -> QuerySet[HandFact]:

@@ -59,7 +59,9 @@ def test_the_review_page_queues_and_then_shows_the_result(played: Any, alice: An
 def test_only_players_may_ask_for_a_review(played: Any, outsider: Any) -> None:
     hand = played.hands.get(number=0)
     r = client_for(outsider).post(reverse("stats:review", args=[hand.pk]), HTTP_HX_REQUEST="true")
-    assert r.status_code == 400 and "You did not play this hand" in r.content.decode()
+    assert r.status_code == 404  # another table's hand is not even visible to them
+    with pytest.raises(review.ReviewError, match="You did not play this hand"):
+        review.review_request(hand=hand, user=outsider)
     assert not Review.objects.exists()
 
 
