@@ -160,9 +160,14 @@ def figure_sections(
 
 
 def breakdown(mine: dict[str, Any], avg: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    """Games by mode or by rules, lifetime, each beside the average player's win %."""
-    rows = dig(mine.get("lifetime"), f"games.{key}") or {}
-    avg_rows = dig(avg.get("lifetime"), f"games.{key}") or {}
+    """Games by mode or by rules, lifetime and the last 30 days, each beside
+    the average player's win %."""
+
+    def rows_of(data: dict[str, Any], scope: str) -> dict[str, Any]:
+        return dig(data.get(scope), f"games.{key}") or {}
+
+    rows, recent = rows_of(mine, "lifetime"), rows_of(mine, "recent")
+    avg_rows, avg_recent = rows_of(avg, "lifetime"), rows_of(avg, "recent")
     label = (lambda k: dict(Table.Mode.choices).get(k, k)) if key == "by_mode" else rules_label
     return [
         {
@@ -171,6 +176,9 @@ def breakdown(mine: dict[str, Any], avg: dict[str, Any], key: str) -> list[dict[
             "won": v["won"],
             "win_pct": fmt(v["win_pct"], "pct"),
             "avg_win_pct": fmt((avg_rows.get(k) or {}).get("win_pct"), "pct"),
+            "recent_played": (recent.get(k) or {}).get("played", 0),
+            "recent_win_pct": fmt((recent.get(k) or {}).get("win_pct"), "pct"),
+            "avg_recent_win_pct": fmt((avg_recent.get(k) or {}).get("win_pct"), "pct"),
         }
         for k, v in rows.items()
     ]

@@ -4,6 +4,7 @@ records out and in, and who may see what."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -52,6 +53,12 @@ def test_own_stats_page_shows_every_section_with_the_average(played: Any, alice:
     )
     assert 'id="rating-chart"' in html and "<svg" in html and "Rating over time as a table" in html
     assert 'id="seat-chart"' in html and 'id="pph-chart"' in html
+    # Games by mode and rules, lifetime and the last 30 days (the game was just played).
+    assert "Last 30 days: played" in html
+    assert re.search(
+        r'<th scope="row">Live</th><td>1</td><td>\d</td><td>[\d.]+%</td><td class="muted">[^<]*</td><td>1</td>',
+        html,
+    )
 
 
 def test_others_see_only_the_public_summary(played: Any, alice: Any, bob: Any) -> None:
