@@ -379,9 +379,10 @@ def _reset_deadlines(user: Any, now: datetime.datetime) -> None:
 
 @dataclass
 class MoveResult:
+    """The game row after the move (new version) and the engine's state."""
+
     game: Game
     state: GameState
-    applied: bool
 
 
 def _set_turn(game: Game, state: GameState) -> None:
@@ -500,7 +501,7 @@ def game_act(
             Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
         _count_timeouts(seats[seat], timed_out=timeout_seat is not None, person=bot_seat is None)
         _after_move(game, new_state)
-    return MoveResult(game=game, state=new_state, applied=True)
+    return MoveResult(game=game, state=new_state)
 
 
 TIMEOUTS_BEFORE_HANDOVER = 3
