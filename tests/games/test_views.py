@@ -278,3 +278,27 @@ def test_opening_tables_is_rate_limited(alice: Any) -> None:
     assert codes[0] == 302 and 429 in codes  # (the hour's window may restart once)
     assert b"many tables" in responses[codes.index(429)].content
     assert Table.objects.count() == codes.count(302)
+
+
+def test_a_move_posted_to_another_tables_game_is_refused(
+    game: Game, alice: Any, outsider: Any
+) -> None:
+    other = open_table(outsider, name="Elsewhere")
+    services.table_set_bot(table=other, user=outsider, position=1, level="easy")
+    services.table_set_bot(table=other, user=outsider, position=2, level="easy")
+    other_game = other.games.get()
+    client = logged_in(alice)  # seated at `game`, not at `other`
+    response = client.post(
+        reverse("games:act", args=[other.pk]),
+        {"action": '{"type":"pass"}', "version": str(other_game.version)},
+        headers=HTMX,
+    )
+    assert "You are not playing at this table." in response.content.decode()
+    other_game.refresh_from_db()
+    assert other_game.version == 1
+    assert (
+        client.post(
+            reverse("games:act", args=[987654]), {"action": "{}", "version": "1"}
+        ).status_code
+        == 404
+    )
