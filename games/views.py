@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import is_ratelimited
 
+from euchre_site.downloads import json_attachment
 from games import engine
 
 from . import realtime, selectors, services
@@ -256,9 +257,7 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             {"error": "The record can be downloaded once the game is over."}, status=409
         )
     record = engine.game_to_record(services.game_state(game))
-    response = JsonResponse(record, json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="euchre-game-{game.pk}.json"'
-    return response
+    return json_attachment(record, f"euchre-game-{game.pk}.json")
 
 
 @login_required

@@ -11,7 +11,6 @@ urlpatterns = [
     path("hands/<int:hand_id>/", views.hand_replay, name="replay"),
     path("hands/<int:hand_id>/record.json", views.hand_record, name="hand_record"),
     path("hands/<int:hand_id>/review/", views.review, name="review"),
-    path("games/<int:game_id>/record.json", views.game_record, name="game_record"),
     path("agreement/", views.agreement, name="agreement"),
     path("import/", views.import_game, name="import"),
     path("imported/<int:imported_id>/", views.imported, name="imported"),

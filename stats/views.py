@@ -12,11 +12,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from euchre_site.downloads import json_attachment
 from games import engine
-from games.models import Game, Hand
 
 from . import charts, selectors
 from .models import ImportedGame, Review
@@ -150,32 +150,7 @@ def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
     hand = selectors.finished_hand_for(request.user, hand_id)
     if hand is None:
         raise Http404("No such finished hand")
-    response = JsonResponse(hand.record, json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="euchre-hand-{hand.pk}.json"'
-    return response
-
-
-@login_required
-def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game's record: every hand, all complete."""
-    game = selectors.game_for(request.user, game_id)
-    if game is None:
-        raise Http404("No such game")
-    if game.status != Game.Status.FINISHED:
-        return JsonResponse(
-            {"error": "The record can be downloaded once the game is over."}, status=409
-        )
-    hands = [h.record for h in Hand.objects.filter(game=game).order_by("number")]
-    record = {
-        "format": "euchre3-game/1",
-        "target": game.table.target,
-        "rules": game.table.rules,
-        "first_dealer": game.first_dealer,
-        "hands": hands,
-    }
-    response = JsonResponse(record, json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="euchre-game-{game.pk}.json"'
-    return response
+    return json_attachment(hand.record, f"euchre-hand-{hand.pk}.json")
 
 
 def import_game_record(*, owner: Any, raw: str, name: str = "") -> ImportedGame:
@@ -267,9 +242,7 @@ def imported_hand(request: HttpRequest, imported_id: int, number: int) -> HttpRe
 @login_required
 def imported_record(request: HttpRequest, imported_id: int) -> HttpResponse:
     game = _imported(request, imported_id)
-    response = JsonResponse(game.record, json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="euchre-imported-{game.pk}.json"'
-    return response
+    return json_attachment(game.record, f"euchre-imported-{game.pk}.json")
 
 
 @login_required

@@ -149,13 +149,13 @@ def test_outsiders_do_not_see_hands_of_private_tables(
     c = client_for(outsider)
     assert c.get(reverse("stats:replay", args=[hand.pk])).status_code == 404
     assert c.get(reverse("stats:hand_record", args=[hand.pk])).status_code == 404
-    assert c.get(reverse("stats:game_record", args=[game.pk])).status_code == 404
+    assert c.get(reverse("games:record", args=[game.pk])).status_code == 404
     assert client_for(bob).get(reverse("stats:replay", args=[hand.pk])).status_code == 200
 
 
 def test_download_then_import_gives_the_same_game(played: Any, alice: Any) -> None:
     c = client_for(alice)
-    downloaded = c.get(reverse("stats:game_record", args=[played.pk]))
+    downloaded = c.get(reverse("games:record", args=[played.pk]))
     assert downloaded["Content-Disposition"].startswith("attachment")
     record = json.loads(downloaded.content)
     assert engine.replay_game(record) == {

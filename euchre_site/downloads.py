@@ -1,0 +1,14 @@
+"""Records offered as downloads (HAND_RECORD.md JSON)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import JsonResponse
+
+
+def json_attachment(data: dict[str, Any], filename: str) -> JsonResponse:
+    """The record as an indented JSON file the browser saves as `filename`."""
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
