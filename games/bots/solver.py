@@ -64,6 +64,14 @@ class Solver:
         `hands`: the three current hands (a sitting-out seat's hand is ignored);
         `trick`: (seat, card) pairs already in the trick in progress.
         """
+        H, led, bestp, bests, tmask, left = self._start(hands, trick)
+        return self._rec(H, to_act, led, bestp, bests, len(trick), tmask, need, left)
+
+    def _start(
+        self, hands: Sequence[int], trick: Sequence[tuple[int, int]]
+    ) -> tuple[list[int], int, int, int, int, int]:
+        """The search's state at a trick in progress: the active hands, the led
+        suit, the best power and seat so far, the trick's cards, tricks left."""
         H = [0, 0, 0]
         for s in range(3):
             if s == self.maker or self._active(s):
@@ -81,7 +89,7 @@ class Solver:
                     bestp, bests = pw[c], s
         # Seats yet to play in this trick hold one card more than those who played.
         left = max(H[s].bit_count() for s in range(3))
-        return self._rec(H, to_act, led, bestp, bests, len(trick), tmask, need, left)
+        return H, led, bestp, bests, tmask, left
 
     def at_least_after(
         self,
@@ -92,23 +100,8 @@ class Solver:
         need: int,
     ) -> bool:
         """`at_least` after `to_act` plays `card` (counted from before that card)."""
-        H = [0, 0, 0]
-        for s in range(3):
-            if s == self.maker or self._active(s):
-                H[s] = hands[s]
-        left = max(H[s].bit_count() for s in range(3))
-        led = -1
-        bestp = -1
-        bests = -1
-        tmask = 0
-        if trick:
-            led = self.eff[trick[0][1]]
-            pw = self.pw[led]
-            for s, c in trick:
-                tmask |= 1 << c
-                if pw[c] > bestp:
-                    bestp, bests = pw[c], s
-        else:
+        H, led, bestp, bests, tmask, left = self._start(hands, trick)
+        if not trick:
             led = self.eff[card]
         H[to_act] &= ~(1 << card)
         p = self.pw[led][card]
