@@ -14,9 +14,12 @@ app.autodiscover_tasks()
 @app.on_after_configure.connect
 def schedule_game_timers(sender: Celery, **kwargs: object) -> None:
     """Celery beat: deadlines and the sweeper of stalled games (other apps add their own)."""
+    from django.conf import settings
+
+    every = settings.SWEEP_EVERY_SECONDS
     sender.add_periodic_task(
-        15.0, sender.signature("games.tasks.expire_deadlines"), name="expire deadlines"
+        every, sender.signature("games.tasks.expire_deadlines"), name="expire deadlines"
     )
     sender.add_periodic_task(
-        30.0, sender.signature("games.tasks.sweep_stalled_games"), name="sweep stalled games"
+        every, sender.signature("games.tasks.sweep_stalled_games"), name="sweep stalled games"
     )

@@ -151,6 +151,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# A task a dead worker held unacknowledged goes back to the queue after this
+# long (Redis broker). It must exceed the longest countdown (LIVE_GRACE_SECONDS);
+# a task delivered twice is harmless, the game version makes the second a no-op.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)
+}
+# Seconds between the beat's sweeps (time-outs, stalled games).
+SWEEP_EVERY_SECONDS = env.float("SWEEP_EVERY_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Notifications: deadline reminders each minute, the opt-in digest once a day.
     "notifications-reminders": {"task": "notifications.tasks.send_reminders", "schedule": 60.0},
@@ -266,3 +274,9 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
 TABLE_POST_RATE = env.str("TABLE_POST_RATE", default="40/10s")
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
+# A bot's move not made this long after its due time counts as lost (a dead
+# worker, a Redis restart): the sweeper queues it again.
+GAME_STALL_SECONDS = env.float("GAME_STALL_SECONDS", default=30.0)
+# Each open table socket renews its presence and checks it has not missed a
+# move (frames lost while Redis was away) this often.
+SOCKET_HEARTBEAT_SECONDS = env.float("SOCKET_HEARTBEAT_SECONDS", default=15.0)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -13,7 +14,7 @@ from django.conf import settings
 from . import presence, realtime, services, tasks
 from .models import Seat, Table
 
-PRESENCE_HEARTBEAT_SECONDS = 30
+log = logging.getLogger(__name__)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -26,6 +27,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.game_group: str | None = None
+        self.shown: tuple[int, int] | None = None  # (game id, version) the page has
         allowed = await database_sync_to_async(self._may_watch)()
         if not allowed:
             await self.close(code=4403)
@@ -42,9 +44,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.follow_and_snapshot()
 
     async def _keep_presence(self) -> None:
+        """Renew this socket's presence and resync the page if it missed a move:
+        frames published while Redis was away are lost, and so are the presence
+        counts if Redis lost its data (then no frame is rendered for this seat)."""
         while True:
-            await asyncio.sleep(PRESENCE_HEARTBEAT_SECONDS)
-            await database_sync_to_async(presence.still_here)(self.table_id, self.user.pk)
+            await asyncio.sleep(settings.SOCKET_HEARTBEAT_SECONDS)
+            try:
+                latest = await database_sync_to_async(self._heartbeat)()
+                if latest != self.shown:
+                    await self.follow_and_snapshot()
+            except Exception:  # Redis or the database away: try again next beat
+                log.warning("table socket heartbeat failed", exc_info=True)
+
+    def _heartbeat(self) -> tuple[int, int] | None:
+        presence.still_here(self.table_id, self.user.pk)
+        return realtime.latest_game_version(self.table_id)
 
     def _left(self) -> None:
         presence.left(self.table_id, self.user.pk)
@@ -79,7 +93,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.game_group, self.channel_name)
 
     async def follow_and_snapshot(self) -> None:
-        group, html = await database_sync_to_async(self._snapshot)()
+        group, shown, html = await database_sync_to_async(self._snapshot)()
+        self.shown = shown
         if group != self.game_group:
             if self.game_group:
                 await self.channel_layer.group_discard(self.game_group, self.channel_name)
@@ -88,22 +103,26 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.game_group = group
         await self.send(text_data=html)
 
-    def _snapshot(self) -> tuple[str | None, str]:
+    def _snapshot(self) -> tuple[str | None, tuple[int, int] | None, str]:
         table = realtime.with_seats(Table.objects.filter(pk=self.table_id)).first()
         if table is None:
             return (
+                None,
                 None,
                 '<div id="table" hx-swap-oob="true"><p class="message">This table was closed.</p></div>',
             )
         game = realtime.latest_game(table)
         seat = services.seat_of(table, self.user)
         group = realtime.game_group(game.pk, seat) if game else None
-        return group, realtime.render_table(table, game, seat, oob=True, user=self.user)
+        shown = (game.pk, game.version) if game else None
+        return group, shown, realtime.render_table(table, game, seat, oob=True, user=self.user)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.follow_and_snapshot()
 
     async def html_frame(self, event: dict[str, Any]) -> None:
+        if self.shown is not None and event["version"] > self.shown[1]:
+            self.shown = (self.shown[0], event["version"])
         await self.send(text_data=event["html"])
 
 

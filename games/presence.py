@@ -8,9 +8,13 @@ count expires on its own if a process dies without saying goodbye.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.cache import cache
 
-TTL_SECONDS = 6 * 3600
+
+def ttl() -> int:
+    """A count not renewed by a heartbeat for this long is gone (its web process died)."""
+    return int(max(60.0, 4 * settings.SOCKET_HEARTBEAT_SECONDS))
 
 
 def _key(table_id: int, user_id: int | str) -> str:
@@ -20,9 +24,9 @@ def _key(table_id: int, user_id: int | str) -> str:
 def joined(table_id: int, user_id: int) -> None:
     """One more socket of this user on this table (and on the table at all)."""
     for key in (_key(table_id, user_id), _key(table_id, "all")):
-        cache.add(key, 0, TTL_SECONDS)
+        cache.add(key, 0, ttl())
         cache.incr(key)
-        cache.touch(key, TTL_SECONDS)
+        cache.touch(key, ttl())
 
 
 def left(table_id: int, user_id: int) -> None:
@@ -37,8 +41,8 @@ def left(table_id: int, user_id: int) -> None:
 def still_here(table_id: int, user_id: int) -> None:
     """A socket's heartbeat: its counts exist (lost if Redis lost its data) and live on."""
     for key in (_key(table_id, user_id), _key(table_id, "all")):
-        if not cache.add(key, 1, TTL_SECONDS):
-            cache.touch(key, TTL_SECONDS)
+        if not cache.add(key, 1, ttl()):
+            cache.touch(key, ttl())
 
 
 def watching(table_id: int, seated_user_ids: list[int]) -> tuple[set[int], bool]:

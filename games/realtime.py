@@ -60,6 +60,17 @@ def latest_game(table: Table) -> Game | None:
     return table.games.order_by("-number").first()
 
 
+def latest_game_version(table_id: int) -> tuple[int, int] | None:
+    """(game id, version) of the table's latest game: what an up-to-date page shows."""
+    row = (
+        Game.objects.filter(table_id=table_id)
+        .order_by("-number")
+        .values_list("pk", "version")
+        .first()
+    )
+    return (row[0], row[1]) if row else None
+
+
 def _send(frames: list[tuple[str, dict[str, Any]]]) -> None:
     push.send(frames)
 

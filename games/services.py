@@ -530,7 +530,7 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
         hand.result = engine.result(done)
         hand.finished = timezone.now()
         fields += ["result", "finished"]
-        transaction.on_commit(partial(stats_tasks.hand_finished.delay, hand.pk))
+        transaction.on_commit(partial(stats_tasks.hand_finished.delay, hand.pk), robust=True)
     hand.save(update_fields=fields)
     if not done.over:
         return state
@@ -538,7 +538,7 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
         game.status = Game.Status.FINISHED
         game.winner = state.winner
         game.finished = timezone.now()
-        transaction.on_commit(partial(stats_tasks.game_finished.delay, game.pk))
+        transaction.on_commit(partial(stats_tasks.game_finished.delay, game.pk), robust=True)
         return state
     # Deal the next hand right away; the table shows the last hand's summary beside it.
     next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))
@@ -550,10 +550,13 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
 
 
 def _after_move(game: Game, state: GameState) -> None:
+    """After the commit: push the table, queue the bot's move, tell the players.
+    Each is `robust`: the move is stored whatever happens to Redis; a lost push
+    is healed by the sockets' resync and a lost bot move by the sweeper."""
     from . import realtime, tasks
 
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: realtime.broadcast_game(game_id))
+    transaction.on_commit(lambda: realtime.broadcast_game(game_id), robust=True)
     cur = state.current
     if cur is not None and cur.to_act is not None:
         seat = game.table.seats.get(position=cur.to_act)
@@ -561,17 +564,18 @@ def _after_move(game: Game, state: GameState) -> None:
             transaction.on_commit(
                 lambda: tasks.play_bot_turn.apply_async(
                     (game_id, version), countdown=settings.BOT_MOVE_DELAY
-                )
+                ),
+                robust=True,
             )
     # People are told of their turns in by-turns games, and of every start and end.
     if game.table.mode == Table.Mode.TURNS or game.status == Game.Status.FINISHED or version == 1:
-        transaction.on_commit(lambda: tasks.tell_players.delay(game_id, version))
+        transaction.on_commit(lambda: tasks.tell_players.delay(game_id, version), robust=True)
 
 
 def _after_lobby_change(table: Table | None) -> None:
     from . import realtime
 
-    transaction.on_commit(realtime.broadcast_lobby)
+    transaction.on_commit(realtime.broadcast_lobby, robust=True)
     if table is not None:
         table_id = table.pk
-        transaction.on_commit(lambda: realtime.broadcast_table_changed(table_id))
+        transaction.on_commit(lambda: realtime.broadcast_table_changed(table_id), robust=True)

@@ -92,14 +92,11 @@ def expire_deadlines() -> int:
     return n
 
 
-STALL_SECONDS = 30
-
-
 @shared_task(ignore_result=True)
 def sweep_stalled_games() -> int:
     """Beat: resume games whose bot move never happened (a lost task, a dead
     worker). The version check makes a resumed move that did happen a no-op."""
-    late = timezone.now() - datetime.timedelta(seconds=settings.BOT_MOVE_DELAY + STALL_SECONDS)
+    late = timezone.now() - datetime.timedelta(seconds=settings.BOT_MOVE_DELAY + settings.GAME_STALL_SECONDS)
     playing = Game.objects.filter(
         status=Game.Status.PLAYING, last_move_at__lt=late, to_act__isnull=False
     )

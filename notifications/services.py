@@ -156,7 +156,7 @@ def _push_badge_on_commit(user_id: int) -> None:
     def push() -> None:
         realtime.send_to_user(user_id, badge_html(_count_for_id(user_id), oob=True))
 
-    transaction.on_commit(push)
+    transaction.on_commit(push, robust=True)
 
 
 def _count_for_id(user_id: int) -> int:
@@ -226,7 +226,7 @@ def notify(
         except Exception:  # broker down: stays pending, the user's next batch takes it
             log.exception("could not queue e-mail/push for notification %s", note_id)
 
-    transaction.on_commit(after_commit)
+    transaction.on_commit(after_commit, robust=True)
     return note
 
 

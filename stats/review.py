@@ -76,7 +76,7 @@ def review_request(*, hand: Hand, user: Any) -> Review:
         from .tasks import review_hand
 
         rid = review.pk
-        transaction.on_commit(lambda: review_hand.delay(rid))
+        transaction.on_commit(lambda: review_hand.delay(rid), robust=True)
     return review
 
 

@@ -61,6 +61,32 @@ def test_every_seat_and_a_spectator_get_each_move(game: Game, outsider: Any) -> 
     async_to_sync(run)()
 
 
+def test_a_page_that_missed_a_move_is_resynced_by_its_heartbeat(
+    game: Game, settings: Any
+) -> None:
+    """Redis lost its data (presence counts): the move's push renders nothing for
+    the seat; the socket's next heartbeat notices the newer version and sends it."""
+    from django.core.cache import cache
+
+    settings.SOCKET_HEARTBEAT_SECONDS = 0.2
+    seated = players(game.table)
+    watcher = seated[(to_act(game) + 1) % 3]
+
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", watcher)
+        assert (await ws.connect())[0]
+        assert version_of(await ws.receive_from(timeout=5)) == 1
+        await sync_to_async(cache.clear)()
+        seat = await sync_to_async(to_act)(game)
+        await sync_to_async(services.game_act)(
+            game_id=game.pk, version=1, action={"type": "pass"}, user=seated[seat]
+        )
+        assert version_of(await ws.receive_from(timeout=5)) == 2
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
 def test_anonymous_and_foreign_origin_sockets_are_refused(game: Game, alice: Any) -> None:
     async def run() -> None:
         ws = await acommunicator(f"/ws/tables/{game.table_id}/", None)
