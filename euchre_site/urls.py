@@ -17,3 +17,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler500 = "euchre_site.views.server_error"

@@ -47,12 +47,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Renew this socket's presence and resync the page if it missed a move:
         frames published while Redis was away are lost, and so are the presence
         counts if Redis lost its data (then no frame is rendered for this seat)."""
+        behind = None  # a newer version the page had not got at the last beat
         while True:
             await asyncio.sleep(settings.SOCKET_HEARTBEAT_SECONDS)
             try:
                 latest = await database_sync_to_async(self._heartbeat)()
-                if latest != self.shown:
+                # Still behind a whole beat later: its frame is lost, not in flight.
+                if latest != self.shown and latest == behind:
                     await self.follow_and_snapshot()
+                    latest = self.shown
+                behind = latest if latest != self.shown else None
             except Exception:  # Redis or the database away: try again next beat
                 log.warning("table socket heartbeat failed", exc_info=True)
 

@@ -5,7 +5,11 @@ document.addEventListener("htmx:responseError", (event) => {
   const p = document.createElement("p");
   p.className = "message error";
   p.setAttribute("role", "alert");
-  p.textContent = "The server could not complete that request (" + event.detail.xhr.status + "). Please try again.";
+  const xhr = event.detail.xhr;
+  const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
+  p.textContent = plain && xhr.responseText
+    ? xhr.responseText
+    : "The server could not complete that request (" + xhr.status + "). Please try again.";
   box.replaceChildren(p);
 });
 

@@ -302,3 +302,30 @@ def test_a_move_posted_to_another_tables_game_is_refused(
         ).status_code
         == 404
     )
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_database_error_answers_503_with_a_clear_message(
+    game: Game, monkeypatch: pytest.MonkeyPatch, htmx: bool
+) -> None:
+    """The scaled-out tests stop PostgreSQL for real; here the service raises
+    what psycopg raises then, to pin the page and the htmx answer."""
+    from django.db import OperationalError
+
+    def database_gone(**kwargs: Any) -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(services, "game_act", database_gone)
+    user = players(game.table)[to_act(game)]
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    response = client.post(
+        reverse("games:act", args=[game.table_id]),
+        {"action": json.dumps({"type": "pass"}), "version": "1"},
+        headers=HTMX if htmx else {},
+    )
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    text = response.content.decode()
+    assert "cannot reach its database" in text and "your move was not made" in text
+    assert response["Content-Type"].startswith("text/plain" if htmx else "text/html")
