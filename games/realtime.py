@@ -87,14 +87,22 @@ def with_seats(queryset: Any) -> Any:
     )
 
 
-def broadcast_game(game_id: int) -> None:
-    """Render the table once per viewer (seated people and spectators) and push it."""
+def broadcast_game(game_id: int, loaded: tuple[Game, Any, Hand | None] | None = None) -> None:
+    """Render the table once per viewer (seated people and spectators) and push it.
+
+    `loaded`: the game row (its table's seats and their users loaded), its
+    engine state and current hand row as just committed (a move); else they
+    are read from the database.
+    """
     from . import services
 
-    game = with_seats(Game.objects.select_related("table")).get(pk=game_id)
+    if loaded is not None:
+        game, state, hand = loaded
+    else:
+        game = with_seats(Game.objects.select_related("table")).get(pk=game_id)
+        state = services.game_state(game)
+        hand = services.current_hand_row(game)
     table = game.table
-    state = services.game_state(game)
-    hand = services.current_hand_row(game)
     seats = {s.position: s for s in table.seats.all()}
     present, spectators = presence.watching(
         table.pk, [s.user_id for s in seats.values() if s.user_id]

@@ -480,7 +480,7 @@ def game_act(
                 new_state = engine.game_apply(state, act)
             except EngineError as exc:
                 raise GameError(str(exc)) from None
-            new_state = _store_move(game, hand, new_state)
+            new_state, hand = _store_move(game, hand, new_state)
         _set_turn(game, new_state)
         updated = Game.objects.filter(pk=game.pk, version=version).update(
             version=F("version") + 1,
@@ -496,11 +496,15 @@ def game_act(
         if updated != 1:
             raise StaleVersion("Someone moved first; here is the table as it stands now.")
         game.version = version + 1
+        game.scores = list(new_state.scores)
         _STATE_CACHE[_cache_key(game)] = new_state
         if game.status == Game.Status.FINISHED:
             Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+            table.status = Table.Status.FINISHED
         _count_timeouts(seats[seat], timed_out=timeout_seat is not None, person=bot_seat is None)
-        _after_move(game, new_state)
+        # The rows loaded under the lock are the committed ones: the broadcast
+        # renders from them instead of reading them again.
+        _after_move(game, new_state, hand)
     return MoveResult(game=game, state=new_state)
 
 
@@ -520,9 +524,10 @@ def _count_timeouts(seat: Seat, *, timed_out: bool, person: bool) -> None:
         seat.save(update_fields=["timeouts_in_row"])
 
 
-def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
+def _store_move(game: Game, hand: Hand, state: GameState) -> tuple[GameState, Hand]:
     """Save the hand record after the move; when the hand ends, store its
-    result and either finish the game or deal the next hand (returned)."""
+    result and either finish the game or deal the next hand (returned, with
+    the game's current hand row)."""
     done = state.hands[hand.number]
     hand.record = engine.hand_to_record(done)
     fields = ["record"]
@@ -533,33 +538,43 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> GameState:
         transaction.on_commit(partial(stats_tasks.hand_finished.delay, hand.pk), robust=True)
     hand.save(update_fields=fields)
     if not done.over:
-        return state
+        return state, hand
     if state.over:
         game.status = Game.Status.FINISHED
         game.winner = state.winner
         game.finished = timezone.now()
         transaction.on_commit(partial(stats_tasks.game_finished.delay, game.pk), robust=True)
-        return state
+        return state, hand
     # Deal the next hand right away; the table shows the last hand's summary beside it.
     next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))
     assert next_state.current is not None
-    Hand.objects.create(
+    next_hand = Hand.objects.create(
         game=game, number=hand.number + 1, record=engine.hand_to_record(next_state.current)
     )
-    return next_state
+    return next_state, next_hand
 
 
-def _after_move(game: Game, state: GameState) -> None:
+def _after_move(game: Game, state: GameState, hand: Hand | None = None) -> None:
     """After the commit: push the table, queue the bot's move, tell the players.
     Each is `robust`: the move is stored whatever happens to Redis; a lost push
-    is healed by the sockets' resync and a lost bot move by the sweeper."""
+    is healed by the sockets' resync and a lost bot move by the sweeper.
+
+    With `hand` (the game's current hand row), `game` is the row as committed,
+    with its table's seats and their users loaded, and the push renders from
+    them and `state`, without reading the game again.
+    """
     from . import realtime, tasks
 
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: realtime.broadcast_game(game_id), robust=True)
+    if hand is None:
+        transaction.on_commit(lambda: realtime.broadcast_game(game_id), robust=True)
+    else:
+        transaction.on_commit(
+            partial(realtime.broadcast_game, game_id, loaded=(game, state, hand)), robust=True
+        )
     cur = state.current
     if cur is not None and cur.to_act is not None:
-        seat = game.table.seats.get(position=cur.to_act)
+        seat = next(s for s in game.table.seats.all() if s.position == cur.to_act)
         if seat.is_bot:
             transaction.on_commit(
                 lambda: tasks.play_bot_turn.apply_async(
