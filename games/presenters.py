@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from games import engine
 
@@ -40,6 +46,56 @@ def card_html(code: str) -> str:
         name,
         rank,
         suit,
+    )
+
+
+# Rendered parts of the table that every viewer sees alike, keyed by all they
+# show (public data only): rendered once, then reused for every viewer and move.
+_FRAGMENTS: OrderedDict[tuple[Hashable, ...], SafeString] = OrderedDict()
+_FRAGMENTS_SIZE = 1024
+_fragments_lock = threading.Lock()
+
+
+def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], dict[str, Any]]) -> str:
+    """The partial `games/table.html#<name>` rendered with `context()`, reused
+    for the same `key`, which must hold everything the partial shows."""
+    full = (name, *key)
+    with _fragments_lock:
+        html = _FRAGMENTS.get(full)
+        if html is not None:
+            _FRAGMENTS.move_to_end(full)
+            return html
+    html = render_to_string(f"games/table.html#{name}", context())
+    with _fragments_lock:
+        _FRAGMENTS[full] = html
+        if len(_FRAGMENTS) > _FRAGMENTS_SIZE:
+            _FRAGMENTS.popitem(last=False)
+    return html
+
+
+@functools.lru_cache(maxsize=1024)
+def _urls(prefix: str, urlconf: Any, table_id: int, game_id: int | None) -> dict[str, str]:
+    urls = {
+        name: reverse(f"games:{name}", args=[table_id])
+        for name in ("join", "bot", "leave", "rematch", "act", "autopilot")
+    }
+    if game_id is not None:
+        urls["record"] = reverse("games:record", args=[game_id])
+    return urls
+
+
+def table_urls(table: Table, game: Game | None) -> dict[str, str]:
+    """The table's form targets (reversed once per table and game)."""
+    return _urls(get_script_prefix(), get_urlconf(), table.pk, game.pk if game else None)
+
+
+def _table_head(table: Table, game: Game | None) -> str:
+    number = game.number if game else None
+    key = (table.name, table.mode, table.move_seconds, table.visibility, table.target)
+    return fragment(
+        "table_head",
+        (*key, repr(table.rules), number),
+        lambda: {"table": table, "game": game},
     )
 
 
@@ -116,6 +172,8 @@ def table_context(
         int(game.last_move_at.timestamp() * 1000) if game and game.last_move_at else ""
     )
     seats = list(table.seats.all())
+    ctx["urls"] = table_urls(table, game)
+    ctx["header_html"] = _table_head(table, game)
     if game is None or view is None:
         # Before the game: who sits where, and this user's join / leave / bot controls.
         user_id = getattr(user, "pk", None)
@@ -174,10 +232,23 @@ def table_context(
         if last
         else None
     )
+    names_key = tuple(ctx["seat_names"].items())
+    if last:
+        ctx["last_trick_html"] = fragment(
+            "last_trick",
+            (repr(last), names_key),
+            lambda: {"last_trick": ctx["last_trick"]},
+        )
     ctx["phase_text"] = _phase_text(view, ctx["seat_names"])
     ctx["last_hand"] = _hand_summary(
         view["last_hand"], ctx["seat_names"], view["hand_number"], view
     )
+    if ctx["last_hand"]:
+        ctx["last_hand_html"] = fragment(
+            "hand_summary",
+            (repr(view["last_hand"]), names_key, ctx["last_hand"]["number"]),
+            lambda: {"last_hand": ctx["last_hand"]},
+        )
     ctx["deadline"] = game.deadline if not view["over"] else None
     me_row = next((s for s in seats if s.position == me), None)
     ctx["my_seat_bot"] = bool(me_row and me_row.is_bot)
