@@ -5,11 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run test lint install migrate chromium clean help
+.PHONY: run run-scaled test lint install migrate chromium postgresql clean help
 
 help:
 	@echo "make run   - install if needed, migrate, start web + worker + beat (+ embedded Redis) on http://127.0.0.1:8000"
-	@echo "make test  - install if needed, then the whole test suite (browser tests included)"
+	@echo "make run-scaled - the scaled-out mode: PostgreSQL, Redis, two web processes (:8000, :8001), two workers, beat"
+	@echo "make test  - install if needed, then the whole test suite (browser and scaled-out tests included)"
 	@echo "make lint  - ruff (lint + format check) and mypy"
 
 # Django 6 needs Python 3.12+; scripts/find-python finds one (PYTHON=... overrides).
@@ -44,7 +45,29 @@ chromium:
 	    || echo "WARNING: could not install chromium; browser tests will be skipped"; \
 	fi
 
-test: install chromium
+# Debian's PostgreSQL for the scaled-out mode and its tests (a throw-away
+# cluster under var/, see euchre_site/embedded_postgres.py).
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 && ! command -v pg_ctl >/dev/null; then \
+	  echo "installing Debian's postgresql for the scaled-out mode"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi
+
+# Scaled-out: without DATABASE_URL a throw-away PostgreSQL cluster in var/postgres
+# (port 5440), without REDIS_URL the embedded Redis; see README.md.
+SCALED := $(if $(REDIS_URL),,redis) web1 web2 worker1 worker2 beat
+run-scaled: install postgresql
+ifdef DATABASE_URL
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/honcho start -f Procfile.scaled $(SCALED)
+else
+	$(BIN)/python -m euchre_site.embedded_postgres --prepare
+	DATABASE_URL=$$($(BIN)/python -m euchre_site.embedded_postgres --url) \
+	  $(BIN)/honcho start -f Procfile.scaled postgres $(SCALED)
+endif
+
+test: install chromium postgresql
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

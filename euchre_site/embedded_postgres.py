@@ -10,6 +10,7 @@ PostgreSQL refuses to run as root: when we are root, its programs run as the
 
     python -m euchre_site.embedded_postgres            # foreground server (honcho)
     python -m euchre_site.embedded_postgres --url      # the DATABASE_URL to use
+    python -m euchre_site.embedded_postgres --prepare  # initdb, database, migrate
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ def main() -> None:
     )
     parser.add_argument("--url", action="store_true", help="print the DATABASE_URL and exit")
     parser.add_argument(
-        "--init", action="store_true", help="create cluster and database, then stop"
+        "--prepare", action="store_true", help="create the cluster and database, migrate, stop"
     )
     args = parser.parse_args()
     cluster = Cluster(args.dir, args.port)
@@ -169,13 +170,18 @@ def main() -> None:
         print(cluster.url())
         return
     cluster.ensure()
-    if args.init:
+    if args.prepare:
         proc = cluster.start()
         try:
             cluster.create_database()
+            subprocess.run(
+                [sys.executable, str(ROOT / "manage.py"), "migrate", "--noinput"],
+                env={**os.environ, "DATABASE_URL": cluster.url()},
+                check=True,
+            )
         finally:
             proc.terminate()
-            proc.wait(timeout=30)
+            proc.wait(timeout=60)
         return
     print(f"embedded postgres on {cluster.url()} (data in {cluster.pgdata})", flush=True)
     sys.stdout.flush()

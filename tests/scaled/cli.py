@@ -4,10 +4,9 @@ on the stack's database (`python -m tests.scaled.cli CMD ...`, prints JSON).
 The tests themselves only talk HTTP and websockets to the web processes; this
 is how they create players and tables and read what the database holds.
 
-    table --humans 3 [--bots N] [--target T] [--autopilot]
-        players seated (the third seat starts the game), each with a session
-        cookie, and a spectator; with --autopilot every seat is then handed to
-        a bot (after the caller's listeners connect, call `autopilot`).
+    table --humans N [--target T]
+        N people seated, medium bots in the other seats (the last seat filled
+        starts the game), each person with a session cookie, and a spectator
     autopilot TABLE   every seated person hands their seat to the medium bot
     game GAME         version, status, to_act, winner and hand count
 """

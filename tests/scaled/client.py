@@ -186,7 +186,9 @@ class LiveTable:
             loop.run(w.close())
 
 
-def open_live_table(stack: Any, loop: LoopThread, humans: int, spread: list[list[str]]) -> LiveTable:
+def open_live_table(
+    stack: Any, loop: LoopThread, humans: int, spread: list[list[str]]
+) -> LiveTable:
     """`humans` people seated (medium bots in the other seats); watcher i of the
     seated people, then the spectator, prefers the web processes `spread[i]`."""
     info = stack.cli("table", "--humans", str(humans))

@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from euchre_site import embedded_redis
 from euchre_site.embedded_postgres import Cluster
@@ -84,7 +85,7 @@ class Stack:
 
     def stop(self) -> None:
         for name in list(self.procs):
-            self.kill(name, signal.SIGTERM)
+            self.kill(name, signal.SIGINT if name == "postgres" else signal.SIGTERM)
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
         log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115
@@ -95,18 +96,29 @@ class Stack:
         self.procs[name] = proc
         return proc
 
+    def send(self, name: str, sig: int) -> None:
+        """Signal the process and everything it started (prefork children)."""
+        os.killpg(self.procs[name].pid, sig)
+
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
-        """Signal the process and everything it started (prefork children), and reap it."""
+        """Stop the process with `sig` and reap it. PostgreSQL gets the signal
+        alone: its postmaster shuts the backends down as the signal asks."""
         proc = self.procs.pop(name)
-        if proc.poll() is None:
-            try:
+        if proc.poll() is not None:
+            return
+        try:
+            if name == "postgres":
+                proc.send_signal(sig)
+            else:
                 os.killpg(proc.pid, sig)
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            except ProcessLookupError:
-                pass
+                if sig != signal.SIGKILL:
+                    os.killpg(proc.pid, signal.SIGCONT)  # a stopped process must see it
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        except ProcessLookupError:
+            pass
 
     def log(self, name: str) -> str:
         path = self.dir / f"{name}.log"
@@ -151,7 +163,7 @@ class Stack:
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
 
-    def cli(self, *args: str) -> dict[str, object]:
+    def cli(self, *args: str) -> dict[str, Any]:
         """tests/scaled/cli.py on the stack's database; its JSON answer."""
         out = subprocess.run(
             [sys.executable, "-m", "tests.scaled.cli", *args],

@@ -26,10 +26,10 @@ def assert_every_page_saw_every_move(live: LiveTable, final: int) -> None:
         assert seen == list(range(seen[0], final + 1)), f"page {i} saw {seen}"
 
 
-def assert_record_replays(stack: Stack, live: LiveTable) -> dict[str, Any]:
+def assert_record_replays(stack: Stack, live: LiveTable, web: str = "web1") -> dict[str, Any]:
     """The finished game's record, downloaded from the site, replays cleanly."""
-    player = Player(stack.url("web1"), live.table, live.cookies[0])
-    response = player.http.get(f"{stack.url('web1')}/games/{live.game}/record.json", timeout=10)
+    player = Player(stack.url(web), live.table, live.cookies[0])
+    response = player.http.get(f"{player.base}/games/{live.game}/record.json", timeout=10)
     assert response.status_code == 200, response.text[:300]
     result = engine.replay_game(response.json())
     assert "error" not in result, result
@@ -61,9 +61,7 @@ def test_twenty_simultaneous_submissions_of_one_move_apply_it_once(
     live = open_live_table(stack, loop, humans=3, spread=SPREAD)
     to_act = int(stack.cli("game", str(live.game))["to_act"])
     other = (to_act + 1) % 3
-    players = [
-        Player(stack.url(WEBS[i % 2]), live.table, live.cookies[to_act]) for i in range(20)
-    ]
+    players = [Player(stack.url(WEBS[i % 2]), live.table, live.cookies[to_act]) for i in range(20)]
     headers = [p.headers() for p in players]  # each its own CSRF cookie and token
     action = legal_actions(live.watchers[to_act].latest_html)[0]
     intruder = Player(stack.url("web2"), live.table, live.cookies[other])
