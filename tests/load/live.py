@@ -4,6 +4,12 @@
     .venv/bin/python -m tests.load.live --tables 50 --seconds 300
     .venv/bin/python -m tests.load.live --sweep 25,50,75,100 --seconds 60
 
+The scaled-out mode (PostgreSQL, two web processes, two workers):
+
+    make run-scaled                            # in another terminal
+    DATABASE_URL=postgres://euchre@127.0.0.1:5440/euchre .venv/bin/python -m tests.load.live \
+        --url http://127.0.0.1:8000,http://127.0.0.1:8001 --tables 100 --seconds 300
+
 For each table it creates three players and one spectator (`load-<run>-...`),
 seats the players (the third join starts the game), signs a websocket
 listener in on every seat and one spectator, and only then hands the three
@@ -47,7 +53,6 @@ from pathlib import Path
 from typing import Any
 
 FRAME_RE = re.compile(r'data-game="(\d+)" data-version="(\d+)" data-moved-at="(\d*)"')
-ORIGIN = "http://127.0.0.1:8000"
 COOKIE_NAME = "sessionid"
 P99_TARGET_MS = 250.0
 PROGRESS_EVERY = 10.0
@@ -286,6 +291,8 @@ class CpuSampler:
                 found[pid] = "beat"
             elif "redis-server" in c or "embedded_redis" in c:
                 found[pid] = "redis"
+            elif "postgres" in c:
+                found[pid] = "postgres"
         return found
 
     def _ticks(self, pid: int) -> int | None:
@@ -320,7 +327,7 @@ class CpuSampler:
 
 
 def cpu_text(cpu: dict[str, float]) -> str:
-    order = ["daphne", "worker", "beat", "redis", "client", "system"]
+    order = ["daphne", "worker", "beat", "redis", "postgres", "client", "system"]
     return " ".join(f"{k}={cpu[k]:.0f}%" for k in order if k in cpu)
 
 
@@ -348,10 +355,11 @@ class Stats:
 
 class Listener:
     def __init__(
-        self, stats: Stats, base_ws: str, setup: TableSetup, seat: int | None, cookie: str
+        self, stats: Stats, base: str, setup: TableSetup, seat: int | None, cookie: str
     ) -> None:
         self.stats = stats
-        self.url = f"{base_ws}/ws/tables/{setup.table_id}/"
+        self.origin = base  # the page's own web process, as a browser's would be
+        self.url = "ws" + base[len("http") :] + f"/ws/tables/{setup.table_id}/"
         self.setup = setup
         self.seat = seat
         self.cookie = cookie
@@ -407,7 +415,7 @@ class Listener:
                 async with connect_sem:
                     ws = await connect(
                         self.url,
-                        origin=ORIGIN,  # type: ignore[arg-type]
+                        origin=self.origin,  # type: ignore[arg-type]
                         additional_headers={"Cookie": f"{COOKIE_NAME}={self.cookie}"},
                         open_timeout=60,
                         ping_interval=None,  # like a browser: no client pings
@@ -532,8 +540,7 @@ def queue_depth() -> str:
 
 
 async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
-    base = args.url.rstrip("/")
-    base_ws = "ws" + base[len("http") :] if base.startswith("http") else base
+    bases = site_urls(args.url)
     run = uuid.uuid4().hex[:6]
     loop = asyncio.get_running_loop()
     db = ThreadPoolExecutor(1, thread_name_prefix="load-db")  # every ORM call, one connection
@@ -555,7 +562,9 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
         sem = asyncio.Semaphore(args.connect_concurrency)
         for s in setups:
             for seat, cookie in enumerate(s.cookies):
-                listeners.append(Listener(stats, base_ws, s, seat if seat < 3 else None, cookie))
+                # Pages spread over the web processes: a table's seats on different ones.
+                base = bases[len(listeners) % len(bases)]
+                listeners.append(Listener(stats, base, s, seat if seat < 3 else None, cookie))
         t = time.monotonic()
         tasks = [asyncio.create_task(lsn.run(sem)) for lsn in listeners]
         await asyncio.gather(*(lsn.ready.wait() for lsn in listeners))
@@ -679,11 +688,15 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
             log(f"[{n} tables] games stopped; tables {'kept' if args.keep else 'deleted'}")
 
 
+def site_urls(arg: str) -> list[str]:
+    return [u.strip().rstrip("/") for u in arg.split(",") if u.strip()]
+
+
 def check_site(url: str) -> None:
     import urllib.request
 
     try:
-        with urllib.request.urlopen(f"{url.rstrip('/')}/healthz", timeout=5) as r:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=5) as r:
             if r.status != 200:
                 raise RuntimeError(f"HTTP {r.status}")
     except Exception as exc:
@@ -701,7 +714,12 @@ def main(argv: list[str] | None = None) -> int:
         "--sweep", default="", help="comma-separated table counts, run in turn, e.g. 25,50,75,100"
     )
     p.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
-    p.add_argument("--url", default="http://127.0.0.1:8000", help="the site (daphne)")
+    p.add_argument(
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="the site's web process(es), comma-separated; the pages are spread over them"
+        " (make run-scaled: http://127.0.0.1:8000,http://127.0.0.1:8001)",
+    )
     p.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     p.add_argument(
         "--catch-up", type=float, default=3.0, help="seconds to wait for late frames at the end"
@@ -720,9 +738,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
 
-    global ORIGIN, COOKIE_NAME
-    ORIGIN = args.url.rstrip("/")
-    check_site(args.url)
+    global COOKIE_NAME
+    for url in site_urls(args.url):
+        check_site(url)
     django_setup()
     from django.conf import settings
 
