@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,12 +130,14 @@ class Cluster:
         return proc
 
     def wait_ready(self, timeout: float = 30.0) -> None:
+        """Until the server accepts connections (it rejects them while starting up)."""
+        deadline = time.monotonic() + timeout
         wait_until_listening(self.port, timeout=timeout)
-        subprocess.run(
-            [str(bin_dir() / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-t", "30"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        check = [str(bin_dir() / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)]
+        while subprocess.run(check).returncode != 0:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"PostgreSQL on port {self.port} did not become ready")
+            time.sleep(0.1)
 
     def create_database(self, name: str = "euchre") -> None:
         """Create the database if it does not exist yet."""

@@ -39,10 +39,13 @@ def left(table_id: int, user_id: int) -> None:
 
 
 def still_here(table_id: int, user_id: int) -> None:
-    """A socket's heartbeat: its counts exist (lost if Redis lost its data) and live on."""
-    for key in (_key(table_id, user_id), _key(table_id, "all")):
-        if not cache.add(key, 1, ttl()):
-            cache.touch(key, ttl())
+    """A socket's heartbeat: its counts live on. If its user's count is gone
+    (Redis lost its data, or the count expired) the socket counts itself again,
+    in the table's total too, so spectators are seen again as well."""
+    if cache.touch(_key(table_id, user_id), ttl()):
+        cache.touch(_key(table_id, "all"), ttl())
+    else:
+        joined(table_id, user_id)
 
 
 def watching(table_id: int, seated_user_ids: list[int]) -> tuple[set[int], bool]:

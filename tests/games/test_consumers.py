@@ -61,9 +61,7 @@ def test_every_seat_and_a_spectator_get_each_move(game: Game, outsider: Any) -> 
     async_to_sync(run)()
 
 
-def test_a_page_that_missed_a_move_is_resynced_by_its_heartbeat(
-    game: Game, settings: Any
-) -> None:
+def test_a_page_that_missed_a_move_is_resynced_by_its_heartbeat(game: Game, settings: Any) -> None:
     """Redis lost its data (presence counts): the move's push renders nothing for
     the seat; the socket's next heartbeat notices the newer version and sends it."""
     from django.core.cache import cache
@@ -184,16 +182,24 @@ def test_an_open_table_page_counts_as_presence(game: Game) -> None:
     async_to_sync(run)()
 
 
-def test_presence_lost_with_redis_data_is_restored_by_the_heartbeat(game: Game) -> None:
+def test_presence_lost_with_redis_data_is_restored_by_the_heartbeat(
+    game: Game, outsider: Any
+) -> None:
     from django.core.cache import cache
 
     from games import presence
 
     user = players(game.table)[0]
     presence.joined(game.table_id, user.pk)
+    presence.joined(game.table_id, outsider.pk)
     cache.clear()  # Redis lost its data
     assert presence.watching(game.table_id, [user.pk]) == (set(), False)
     presence.still_here(game.table_id, user.pk)
+    presence.still_here(game.table_id, outsider.pk)
+    assert presence.watching(game.table_id, [user.pk]) == ({user.pk}, True)
+    presence.still_here(game.table_id, user.pk)  # later beats only renew
+    assert presence.watching(game.table_id, [user.pk]) == ({user.pk}, True)
+    presence.left(game.table_id, outsider.pk)
     assert presence.watching(game.table_id, [user.pk]) == ({user.pk}, False)
     presence.left(game.table_id, user.pk)
     assert presence.watching(game.table_id, [user.pk]) == (set(), False)

@@ -85,6 +85,8 @@ def test_redis_restarted_mid_game(stack: Stack, loop: LoopThread) -> None:
         w.wait_until(live.game, final, timeout=30)
         seen = w.versions(live.game)
         assert seen == sorted(set(seen)), f"page {i} went back or twice: {seen}"
+        # Live again, not just healed by heartbeats: every move of the end of the game.
+        assert seen[-10:] == list(range(final - 9, final + 1)), f"page {i}: {seen}"
     assert_record_replays(stack, live)
     live.close(loop)
 
