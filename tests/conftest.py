@@ -35,9 +35,18 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, value in site_settings.redis_settings(str(_redis["url"])).items():
         setattr(settings, name, value)
     settings.BOT_MOVE_DELAY = 0.0
+    celery_conf(broker_url=_redis["url"])
+
+
+def celery_conf(**values: Any) -> None:
+    """Change Celery settings at run time. The app reads Django's settings in
+    the CELERY_ namespace, and Celery 5.6 lets such a key win over the plain
+    name set on app.conf, so both are set."""
     from euchre_site.celery import app
 
-    app.conf.broker_url = _redis["url"]
+    for name, value in values.items():
+        app.conf[name] = value
+        app.conf[f"CELERY_{name.upper()}"] = value
 
 
 @pytest.hookimpl(trylast=True)

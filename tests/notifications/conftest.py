@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from euchre_site.celery import app
 from games import services as game_services
 from games.models import Game, Table
-from tests.conftest import ROOT, start_worker, stop
+from tests.conftest import ROOT, celery_conf, start_worker, stop
 
 User = get_user_model()
 WORKER_QUEUE = "notifications-test"
@@ -27,9 +27,9 @@ VOID_QUEUE = "notifications-test-void"  # games' own tasks go nowhere during the
 @pytest.fixture(autouse=True)
 def eager_celery() -> Iterator[None]:
     """Tasks queued by `notify` run inline, so e-mails land in `mailoutbox`."""
-    app.conf.task_always_eager = True
+    celery_conf(task_always_eager=True)
     yield
-    app.conf.task_always_eager = False
+    celery_conf(task_always_eager=False)
 
 
 @pytest.fixture(autouse=True)
@@ -141,7 +141,7 @@ def notification_worker(
 @pytest.fixture
 def worker_mail(notification_worker: MailDir) -> Iterator[MailDir]:
     """Route this test's notification tasks to the real worker (not eager)."""
-    app.conf.task_always_eager = False
+    celery_conf(task_always_eager=False)
     routes = app.conf.task_routes
     _set_routes(
         {
@@ -158,6 +158,6 @@ def worker_mail(notification_worker: MailDir) -> Iterator[MailDir]:
 
 def _set_routes(routes: Any) -> None:
     # The router is built once and cached; rebuild it from the new table.
-    app.conf.task_routes = routes
+    celery_conf(task_routes=routes)
     app.amqp.flush_routes()
     app.amqp.__dict__.pop("router", None)

@@ -5,15 +5,15 @@ from typing import Any
 
 import pytest
 
-from euchre_site.celery import app
+from tests.conftest import celery_conf
 
 
 @pytest.fixture(autouse=True)
 def eager_celery() -> Iterator[None]:
     """Tasks run inline unless a test uses the real worker."""
-    app.conf.task_always_eager = True
+    celery_conf(task_always_eager=True)
     yield
-    app.conf.task_always_eager = False
+    celery_conf(task_always_eager=False)
 
 
 @pytest.fixture(autouse=True)

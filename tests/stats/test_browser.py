@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import celery_conf
 from tests.e2e.conftest import CHROMIUM, base_url, browser_type_launch_args  # noqa: F401
 from tests.e2e.helpers import sign_up
 
@@ -29,7 +30,7 @@ pytestmark = [
 def real_celery() -> Any:
     from euchre_site.celery import app
 
-    app.conf.task_always_eager = False
+    celery_conf(task_always_eager=False)
     return app
 
 

@@ -10,6 +10,7 @@ import pytest
 from games import services
 from games.models import Game
 from stats.models import GameFact, HandFact, PlayerStats, Rating, RatingEvent
+from tests.conftest import celery_conf
 from tests.games.conftest import open_table
 
 
@@ -17,7 +18,7 @@ from tests.games.conftest import open_table
 def real_celery() -> Any:
     from euchre_site.celery import app
 
-    app.conf.task_always_eager = False
+    celery_conf(task_always_eager=False)
     return app
 
 
