@@ -198,6 +198,7 @@ def stop_and_clean(run: str, setups: list[TableSetup], keep: bool) -> None:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.base import SessionBase
+    from django.db import IntegrityError
     from django.utils.module_loading import import_string
 
     from games.models import Game, Table
@@ -207,7 +208,14 @@ def stop_and_clean(run: str, setups: list[TableSetup], keep: bool) -> None:
     Table.objects.filter(pk__in=table_ids).update(status=Table.Status.FINISHED)
     if keep:
         return
-    Table.objects.filter(pk__in=table_ids).delete()
+    for attempt in range(5):
+        try:
+            Table.objects.filter(pk__in=table_ids).delete()
+            break
+        except IntegrityError:  # a worker still storing a stopped game's statistics
+            if attempt == 4:
+                raise
+            time.sleep(2)
     get_user_model().objects.filter(username__startswith=f"load-{run}-").delete()
     store: type[SessionBase] = import_string(f"{settings.SESSION_ENGINE}.SessionStore")
     for s in setups:
@@ -671,9 +679,11 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
             error_kinds=stats.errors,
         )
     finally:
+        cleaned = False
         if setups:
             try:
                 await orm(stop_and_clean, run, setups, args.keep)
+                cleaned = True
             except Exception as exc:
                 log(f"clean-up failed: {exc}")
         await asyncio.gather(*(lsn.close() for lsn in listeners), return_exceptions=True)
@@ -684,7 +694,7 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
         db.shutdown(wait=True)
         if stats.errors:
             log(f"[{n} tables] errors by kind: {dict(stats.errors.most_common(10))}")
-        if setups:
+        if cleaned:
             log(f"[{n} tables] games stopped; tables {'kept' if args.keep else 'deleted'}")
 
 
