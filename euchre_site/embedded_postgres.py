@@ -124,8 +124,9 @@ class Cluster:
         )
         try:
             self.wait_ready()
-        except TimeoutError:
+        except BaseException:
             proc.kill()
+            proc.wait()
             raise
         return proc
 

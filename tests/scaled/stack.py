@@ -42,9 +42,11 @@ def wait_for(check: Callable[[], object], timeout: float, what: str, every: floa
 
 class Stack:
     def __init__(self, bot_move_delay: float = 0.05) -> None:
+        for old in (ROOT / "var").glob("scaled-*"):  # earlier runs' logs, not a live run's
+            pid = old.name.removeprefix("scaled-")
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                shutil.rmtree(old, ignore_errors=True)
         self.dir = ROOT / "var" / f"scaled-{os.getpid()}"
-        if self.dir.exists():
-            shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True)
         self.pg = Cluster(self.dir / "pg", embedded_redis.free_port())
         self.redis_port = embedded_redis.free_port()
@@ -84,8 +86,10 @@ class Stack:
         self.start_beat()
 
     def stop(self) -> None:
+        """Stop every process; the cluster's files go, the logs stay."""
         for name in list(self.procs):
             self.kill(name, signal.SIGINT if name == "postgres" else signal.SIGTERM)
+        shutil.rmtree(self.pg.data_dir, ignore_errors=True)
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
         log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115
