@@ -50,7 +50,6 @@ class Watcher:
         self.seen: dict[int, list[int]] = {}  # game -> versions in the order received
         self.latest_html = ""
         self.connections: list[str] = []  # the web process of each connection
-        self.closes = 0
         self.stopping = False
         self.ws: Any = None
         self.changed = threading.Condition()
@@ -58,9 +57,6 @@ class Watcher:
     def versions(self, game: int) -> list[int]:
         with self.changed:
             return list(self.seen.get(game, []))
-
-    def has(self, game: int, version: int) -> bool:
-        return version in self.versions(game)
 
     def wait_until(self, game: int, version: int, timeout: float) -> None:
         """Block (test thread) until the page shows `version` of `game` or later."""
@@ -96,7 +92,6 @@ class Watcher:
             except Exception:
                 attempt += 1  # that web process is gone or refused: try the next
             if not self.stopping:
-                self.closes += 1
                 await asyncio.sleep(0.3)
 
     def on_frame(self, text: str) -> None:
