@@ -109,30 +109,38 @@ def session_cookie(user: Any) -> str:
     return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
 
 
-def create_tables(run: str, n: int) -> list[TableSetup]:
-    """Players seated and the game started (version 1); nobody moves yet."""
+def start_table(prefix: str, name: str) -> tuple[Any, Any, list[Any], Any]:
+    """A live public table to 25 with three players (users `<prefix>-0..2`)
+    whose third join starts the game (version 1), and a spectator
+    (`<prefix>-x`): (table, game, players, spectator)."""
     from django.contrib.auth import get_user_model
 
     from games import services
 
     User = get_user_model()
+    # No password: create_user then stores an unusable one, without hashing.
+    users = [User.objects.create_user(username=f"{prefix}-{s}") for s in range(3)]
+    spectator = User.objects.create_user(username=f"{prefix}-x")
+    table = services.table_create(
+        owner=users[0],
+        name=name,
+        rules={},
+        target=25,
+        mode="live",
+        move_seconds=None,
+        visibility="public",
+    )
+    services.table_join(table=table, user=users[1], position=1)
+    game = services.table_join(table=table, user=users[2], position=2)
+    assert game is not None, "the third join did not start the game"
+    return table, game, users, spectator
+
+
+def create_tables(run: str, n: int) -> list[TableSetup]:
+    """Players seated and the game started (version 1); nobody moves yet."""
     out = []
     for t in range(n):
-        # No password: create_user then stores an unusable one, without hashing.
-        users = [User.objects.create_user(username=f"load-{run}-{t}-{s}") for s in range(3)]
-        spectator = User.objects.create_user(username=f"load-{run}-{t}-x")
-        table = services.table_create(
-            owner=users[0],
-            name=f"Load {run} #{t}",
-            rules={},
-            target=25,
-            mode="live",
-            move_seconds=None,
-            visibility="public",
-        )
-        services.table_join(table=table, user=users[1], position=1)
-        game = services.table_join(table=table, user=users[2], position=2)
-        assert game is not None, "the third join did not start the game"
+        table, game, users, spectator = start_table(f"load-{run}-{t}", f"Load {run} #{t}")
         cookies = [session_cookie(u) for u in [*users, spectator]]
         out.append(TableSetup(t, table.pk, game.pk, [u.pk for u in users], spectator.pk, cookies))
     return out

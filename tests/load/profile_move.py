@@ -146,29 +146,15 @@ def django_setup() -> tuple[Callable[[], None], bool]:
 def create_tables(run: str, n: int, level: str) -> dict[int, list[int]]:
     """Tables with three players and a spectator present, seats handed to bots:
     table id -> the four users' ids."""
-    from django.contrib.auth import get_user_model
-
     from games import presence, services
 
-    User = get_user_model()
+    from .live import start_table
+
     viewers = {}
     for t in range(n):
-        users = [User.objects.create_user(username=f"profile-{run}-{t}-{s}") for s in range(3)]
-        spectator = User.objects.create_user(username=f"profile-{run}-{t}-x")
-        table = services.table_create(
-            owner=users[0],
-            name=f"Profile {run} #{t}",
-            rules={},
-            target=25,
-            mode="live",
-            move_seconds=None,
-            visibility="public",
-        )
+        table, _, users, spectator = start_table(f"profile-{run}-{t}", f"Profile {run} #{t}")
         for u in [*users, spectator]:
             presence.joined(table.pk, u.pk)
-        services.table_join(table=table, user=users[1], position=1)
-        game = services.table_join(table=table, user=users[2], position=2)
-        assert game is not None, "the third join did not start the game"
         for u in users:
             services.seat_set_autopilot(table=table, user=u, level=level)
         viewers[table.pk] = [u.pk for u in [*users, spectator]]
