@@ -109,8 +109,8 @@ def session_cookie(user: Any) -> str:
     return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
 
 
-def start_table(prefix: str, name: str) -> tuple[Any, Any, list[Any], Any]:
-    """A live public table to 25 with three players (users `<prefix>-0..2`)
+def start_table(prefix: str, name: str, target: int = 25) -> tuple[Any, Any, list[Any], Any]:
+    """A live public table to `target` with three players (users `<prefix>-0..2`)
     whose third join starts the game (version 1), and a spectator
     (`<prefix>-x`): (table, game, players, spectator)."""
     from django.contrib.auth import get_user_model
@@ -125,7 +125,7 @@ def start_table(prefix: str, name: str) -> tuple[Any, Any, list[Any], Any]:
         owner=users[0],
         name=name,
         rules={},
-        target=25,
+        target=target,
         mode="live",
         move_seconds=None,
         visibility="public",

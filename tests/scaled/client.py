@@ -181,12 +181,10 @@ class LiveTable:
             loop.run(w.close())
 
 
-def open_live_table(
-    stack: Any, loop: LoopThread, humans: int, spread: list[list[str]]
-) -> LiveTable:
-    """`humans` people seated (medium bots in the other seats); watcher i of the
+def open_live_table(stack: Any, loop: LoopThread, spread: list[list[str]]) -> LiveTable:
+    """Three people seated (tests/scaled/cli.py `table`); watcher i of the
     seated people, then the spectator, prefers the web processes `spread[i]`."""
-    info = stack.cli("table", "--humans", str(humans))
+    info = stack.cli("table")
     cookies = [p["cookie"] for p in info["players"]] + [info["spectator"]]
     watchers = []
     for cookie, names in zip(cookies, spread, strict=True):

@@ -48,7 +48,7 @@ def sweeps_that_resumed_a_game(stack: Stack) -> int:
 
 
 def test_a_worker_killed_while_it_holds_a_bot_move(stack: Stack, loop: LoopThread) -> None:
-    live = open_live_table(stack, loop, humans=3, spread=SPREAD)
+    live = open_live_table(stack, loop, spread=SPREAD)
     stack.cli("autopilot", str(live.table))
     playing_past(live, 5)
     resumed_before = sweeps_that_resumed_a_game(stack)
@@ -71,7 +71,7 @@ def test_a_worker_killed_while_it_holds_a_bot_move(stack: Stack, loop: LoopThrea
 def test_redis_restarted_mid_game(stack: Stack, loop: LoopThread) -> None:
     """Redis comes back empty: queued bot moves, frames in flight and presence
     are gone. Stored moves are not; pages resync and the game goes on."""
-    live = open_live_table(stack, loop, humans=3, spread=SPREAD)
+    live = open_live_table(stack, loop, spread=SPREAD)
     stack.cli("autopilot", str(live.table))
     playing_past(live, 5)
     stack.kill("redis", signal.SIGKILL)
@@ -92,7 +92,7 @@ def test_redis_restarted_mid_game(stack: Stack, loop: LoopThread) -> None:
 
 
 def test_a_web_process_killed_mid_game(stack: Stack, loop: LoopThread) -> None:
-    live = open_live_table(stack, loop, humans=3, spread=SPREAD)
+    live = open_live_table(stack, loop, spread=SPREAD)
     on_web1 = [w for w in live.watchers if w.connections[0] == stack.url("web1")]
     stack.cli("autopilot", str(live.table))
     playing_past(live, 5)
@@ -117,7 +117,7 @@ def test_a_web_process_killed_mid_game(stack: Stack, loop: LoopThread) -> None:
 
 
 def test_postgresql_briefly_unavailable(stack: Stack, loop: LoopThread) -> None:
-    live = open_live_table(stack, loop, humans=3, spread=SPREAD)
+    live = open_live_table(stack, loop, spread=SPREAD)
     to_act = int(stack.cli("game", str(live.game))["to_act"])
     player = Player(stack.url("web1"), live.table, live.cookies[to_act])
     headers = player.headers()

@@ -38,7 +38,7 @@ def assert_record_replays(stack: Stack, live: LiveTable, web: str = "web1") -> d
 
 def test_a_game_across_two_web_processes_and_two_workers(stack: Stack, loop: LoopThread) -> None:
     runs_before = {w: stack.task_runs(w) for w in WORKERS}
-    live = open_live_table(stack, loop, humans=3, spread=SPREAD)
+    live = open_live_table(stack, loop, spread=SPREAD)
     for w, names in zip(live.watchers, SPREAD, strict=True):
         assert w.connections == [stack.url(names[0])]
     assert {w.connections[0] for w in live.watchers} == {stack.url(n) for n in WEBS}
@@ -58,7 +58,7 @@ def test_twenty_simultaneous_submissions_of_one_move_apply_it_once(
 ) -> None:
     """On PostgreSQL (row locks) and across both web processes: the same move
     at the same version 20 times, and a move by a seat whose turn it is not."""
-    live = open_live_table(stack, loop, humans=3, spread=SPREAD)
+    live = open_live_table(stack, loop, spread=SPREAD)
     to_act = int(stack.cli("game", str(live.game))["to_act"])
     other = (to_act + 1) % 3
     players = [Player(stack.url(WEBS[i % 2]), live.table, live.cookies[to_act]) for i in range(20)]
