@@ -8,6 +8,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from games.engine import (
     Action,
     HandState,
@@ -18,20 +20,54 @@ from games.engine import (
 )
 from games.engine.cards import CARD_STRS, deck_cards
 
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "data" / "examples"
+
 
 def spec_examples_dir() -> Path:
-    """spec/examples beside the repository (shared/), or $EUCHRE_SPEC_DIR."""
+    """The example records: tests/data/examples, or $EUCHRE_SPEC_DIR (a folder
+    holding the .jsonl files or an `examples/` folder of them), e.g. a larger set."""
     env = os.environ.get("EUCHRE_SPEC_DIR")
     if env:
         p = Path(env)
         return p / "examples" if (p / "examples").is_dir() else p
-    return Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "examples"
+    return EXAMPLES_DIR
 
 
 def load_examples(name: str) -> list[dict[str, Any]]:
     """Lines of an example file, each {"record": ..., "expect": ...}."""
     path = spec_examples_dir() / name
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def example_cases(name: str) -> list[Any]:
+    """The examples of `name` as pytest parameters, each named by its line; when
+    the file is missing, empty or unreadable, one parameter holding the fault,
+    so that the test fails (`missing_examples`) instead of vanishing."""
+    path = spec_examples_dir() / name
+    if not path.is_file():
+        return [_missing(f"{path} is missing (copy the examples there or set EUCHRE_SPEC_DIR)")]
+    cases = []
+    for n, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except ValueError as e:
+            return [_missing(f"{path} line {n} is not JSON: {e}")]
+        if not isinstance(case, dict) or not {"record", "expect"} <= case.keys():
+            return [_missing(f"{path} line {n} is not an object with `record` and `expect`")]
+        cases.append(pytest.param(case, id=f"{name}:{n}"))
+    return cases or [_missing(f"{path} holds no example")]
+
+
+def _missing(fault: str) -> Any:
+    return pytest.param({"missing": fault}, id="missing-examples")
+
+
+def missing_examples(case: dict[str, Any]) -> None:
+    """Fail the test when its examples could not be read (see `example_cases`)."""
+    if "missing" in case:
+        pytest.fail(case["missing"], pytrace=False)
 
 
 def full_deal(
