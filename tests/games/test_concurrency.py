@@ -92,11 +92,11 @@ def test_a_time_out_racing_the_players_own_move_and_bot_tasks_make_one_move(alic
     game = deal()
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
     version = game.version
-    results: list[str] = []
-    race(
+    results: list[tuple[str, str]] = []  # (task, what it returned)
+    outcomes = race(
         [
-            lambda: results.append(tasks.play_timeout(game.pk, version)),
-            lambda: results.append(tasks.play_bot_turn(game.pk, version)),
+            lambda: results.append(("timeout", tasks.play_timeout(game.pk, version))),
+            lambda: results.append(("bot", tasks.play_bot_turn(game.pk, version))),
             lambda: services.game_act(
                 game_id=game.pk, version=version, action={"type": "pass"}, user=alice
             ),
@@ -107,4 +107,11 @@ def test_a_time_out_racing_the_players_own_move_and_bot_tasks_make_one_move(alic
     actions = [a for h in game.hands.all() for a in h.record["actions"]]
     assert actions[0]["seat"] == 0
     assert [a["seat"] for a in actions].count(0) == 1
-    assert results.count("played") <= 1 and "played" not in [r for r in results if r != "played"]
+    assert len(results) == 6
+    # Seat 0 is a person's: the bot task never moves for it.
+    assert all(r != "played" for task, r in results if task == "bot"), results
+    # The one move is either alice's own or a time-out's, never both.
+    timeouts_played = sum(task == "timeout" and r == "played" for task, r in results)
+    own_applied = outcomes[2::3].count("applied")
+    assert timeouts_played + own_applied == 1, (results, outcomes)
+    assert outcomes[2::3].count("stale") == 3 - own_applied, outcomes
