@@ -11,16 +11,25 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from euchre_site.client_ip import ClientAddressMiddleware  # noqa: E402
+from euchre_site.ws_guard import OriginValidator, SocketLimitMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from notifications.routing import websocket_urlpatterns as notification_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + notification_urlpatterns))
+        # The client's address (trusted proxies only), then this site's origin
+        # (scheme, host and port), the user, and the cap on one user's open sockets.
+        "websocket": ClientAddressMiddleware(
+            OriginValidator(
+                AuthMiddlewareStack(
+                    SocketLimitMiddleware(
+                        URLRouter(websocket_urlpatterns + notification_urlpatterns)
+                    )
+                )
+            )
         ),
     }
 )

@@ -37,7 +37,7 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "euchre_site.admin_apps.EuchreAdminConfig",  # django.contrib.admin, log-in rate-limited
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "euchre_site.client_ip.ClientIPMiddleware",  # first: REMOTE_ADDR is the client's address
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -258,6 +259,19 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+
+# --- Client addresses, websockets and log-in limits (euchre_site/client_ip.py, ws_guard.py).
+# Proxies (IPs or CIDR networks) whose X-Forwarded-For is believed; empty: the
+# direct peer is the client and the header is ignored. Behind a proxy on this
+# host (the Procfile binds daphne to loopback) set it to 127.0.0.1.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# allauth reads REMOTE_ADDR, which ClientIPMiddleware has set, never the header itself.
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = None
+# Websockets one signed-in user may have open at once, over all web processes.
+WEBSOCKETS_PER_USER = env.int("WEBSOCKETS_PER_USER", default=30)
+# POSTs to /admin/login/ allowed per client address and, separately, per user name.
+ADMIN_LOGIN_RATE = env.str("ADMIN_LOGIN_RATE", default="10/15m")
 
 LOGGING = {
     "version": 1,
