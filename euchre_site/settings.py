@@ -207,6 +207,10 @@ NOTIFY_EMAIL_DELAY = env.float("NOTIFY_EMAIL_DELAY", default=60.0)
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_CLAIMS_EMAIL = env.str("VAPID_CLAIMS_EMAIL", default="noreply@localhost")
+# Push endpoints are https on port 443 at public addresses only (notifications/push_endpoints.py);
+# 1 also lets through http, other ports and private/loopback hosts: for a local test push service.
+WEB_PUSH_ALLOW_PRIVATE_HOSTS = env.bool("WEB_PUSH_ALLOW_PRIVATE_HOSTS", default=False)
+WEB_PUSH_TIMEOUT = env.float("WEB_PUSH_TIMEOUT", default=10.0)  # seconds for one push, all told
 
 # --- Internationalisation
 LANGUAGE_CODE = "en-us"

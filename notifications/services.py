@@ -28,7 +28,7 @@ from django.utils import timezone
 from games import presence
 from games.models import Game, Seat
 
-from . import realtime
+from . import push_endpoints, realtime
 from .models import Notification, Preferences, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -101,20 +101,59 @@ def push_configured() -> bool:
     return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
+class PushSubscriptionTaken(Exception):
+    """The endpoint is registered by another account; it is not moved."""
+
+
 def push_subscription_save(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Store the browser's subscription and switch push on for the user."""
-    sub, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
-    )
+    """Store the browser's subscription and switch push on for the user.
+
+    The endpoint must pass `push_endpoints.check_endpoint` (else EndpointRefused,
+    whose message is for the user). An endpoint that another account registered
+    stays theirs (PushSubscriptionTaken); the same user posting it again gets
+    the new keys.
+    """
+    push_endpoints.check_endpoint(endpoint)
+    sub = _push_subscription_store(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
     Preferences.objects.get_or_create(user=user)
     Preferences.objects.filter(user=user).update(push_enabled=True)
     return sub
+
+
+def _push_subscription_store(
+    *, user: Any, endpoint: str, p256dh: str, auth: str
+) -> PushSubscription:
+    for _ in range(2):
+        own = PushSubscription.objects.filter(endpoint=endpoint, user=user)
+        if own.update(p256dh=p256dh, auth=auth):
+            return own.get()
+        try:
+            with transaction.atomic():
+                return PushSubscription.objects.create(
+                    user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
+                )
+        except IntegrityError:  # someone has it: this user (a race with itself) or another
+            if not PushSubscription.objects.filter(endpoint=endpoint, user=user).exists():
+                raise PushSubscriptionTaken(endpoint) from None
+    raise PushSubscriptionTaken(endpoint)
+
+
+def push_endpoints_of(user: Any) -> list[str]:
+    return list(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True))
 
 
 def push_subscription_delete(*, user: Any, endpoint: str) -> None:
     PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     if not PushSubscription.objects.filter(user=user).exists():
         Preferences.objects.filter(user=user).update(push_enabled=False)
+
+
+def push_subscriptions_forget(*, user: Any, endpoints: list[str]) -> None:
+    """On log-out: the subscriptions that this browser registered during the session go."""
+    if endpoints and PushSubscription.objects.filter(user=user, endpoint__in=endpoints).exists():
+        PushSubscription.objects.filter(user=user, endpoint__in=endpoints).delete()
+        if not PushSubscription.objects.filter(user=user).exists():
+            Preferences.objects.filter(user=user).update(push_enabled=False)
 
 
 # --------------------------------------------------------------------------- in-app
@@ -467,10 +506,9 @@ def _duration(delta: datetime.timedelta) -> str:
 def send_push(notification_id: int, *, now: datetime.datetime | None = None) -> int:
     """Push one notification to each of the user's browsers; returns how many took it.
 
-    A subscription the push service says is gone (404/410) is deleted.
+    A subscription the push service says is gone (404/410) is deleted, and so
+    is one whose endpoint is no longer acceptable (push_endpoints).
     """
-    from pywebpush import WebPushException, webpush
-
     now = now or timezone.now()
     note = (
         Notification.objects.select_related("user", "game__table")
@@ -495,22 +533,44 @@ def send_push(notification_id: int, *, now: datetime.datetime | None = None) -> 
     )
     delivered = 0
     for sub in PushSubscription.objects.filter(user_id=note.user_id):
-        try:
+        if _push_one(sub, payload):
+            delivered += 1
+    return delivered
+
+
+def _push_one(sub: PushSubscription, payload: str) -> bool:
+    """One subscription, checked again now (see push_endpoints); never raises."""
+    import requests
+    from pywebpush import WebPushException, webpush
+
+    where = sub.endpoint[:60]
+    try:
+        with push_endpoints.pinned_session(sub.endpoint) as session:
             webpush(
                 subscription_info=sub.subscription_info(),
                 data=payload,
                 vapid_private_key=settings.VAPID_PRIVATE_KEY,
                 vapid_claims={"sub": f"mailto:{settings.VAPID_CLAIMS_EMAIL}"},
                 ttl=3600,
-                timeout=10,
+                timeout=settings.WEB_PUSH_TIMEOUT,
+                requests_session=session,
             )
-            delivered += 1
-        except WebPushException as exc:
-            status = getattr(exc.response, "status_code", None)
-            if status in (404, 410):
-                sub.delete()
-            else:
-                log.warning("web push to %s failed: %s", sub.endpoint[:60], exc)
-        except Exception:  # a dead endpoint must not stop the others
-            log.exception("web push to %s failed", sub.endpoint[:60])
-    return delivered
+        return True
+    except push_endpoints.EndpointRefused as exc:
+        if exc.permanent:
+            log.warning("web push subscription %s refused and deleted: %s", sub.pk, exc)
+            sub.delete()
+        else:
+            log.warning("web push to %s skipped: %s", where, exc)
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        if status in (404, 410):
+            sub.delete()
+        else:  # a 3xx too: redirects are not followed
+            reason = getattr(exc.response, "reason", None) or str(exc)[:100]
+            log.warning("web push to %s failed: HTTP %s %s", where, status, reason)
+    except requests.RequestException as exc:
+        log.warning("web push to %s failed: %s", where, exc)
+    except Exception:  # a dead endpoint must not stop the others
+        log.exception("web push to %s failed", where)
+    return False

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import json
+import base64
+import re
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -15,7 +19,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import services
+from euchre_site.safe_json import JSONTooLarge, loads_limited
+
+from . import push_endpoints, services
 from .forms import PreferencesForm
 
 
@@ -86,6 +92,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY if services.push_configured() else "",
+            "push_endpoints": services.push_endpoints_of(request.user),
         },
     )
 
@@ -105,28 +112,108 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "notifications/unsubscribe.html", {"done": False})
 
 
+PUSH_BODY_MAX_BYTES = 4096  # a real subscription is about 400 bytes
+PUSH_SESSION_KEY = "notifications_push_endpoints"  # what this browser registered: gone on log-out
+NOT_A_SUBSCRIPTION = "This is not a push subscription: a JSON object with an endpoint and keys."
+BAD_KEYS = "The push subscription's keys are not valid (p256dh and auth, base64url)."
+TAKEN = "This push subscription cannot be registered."
+
+
 @login_required
 @require_POST
 def push_subscription(request: HttpRequest) -> HttpResponse:
-    """The browser's Push API subscription as JSON; `{"endpoint": ..., "delete": true}` removes it."""
+    """The browser's Push API subscription as JSON; `{"endpoint": ..., "delete": true}` removes it.
+
+    Every refusal is a 4xx with `{"ok": false, "error": <sentence>}`: 413 for a
+    body over PUSH_BODY_MAX_BYTES, 409 for an endpoint another account holds,
+    400 for the rest (bad JSON, wrong shape, an endpoint push_endpoints refuses).
+    """
+    if _content_length(request) > PUSH_BODY_MAX_BYTES:
+        return _push_error(_too_large(), status=413)
     try:
-        data = json.loads(request.body)
-        endpoint = str(data["endpoint"])
-        if not endpoint.startswith("https://") and not settings.DEBUG:
-            raise ValueError("push endpoints are https")
-        if data.get("delete"):
-            services.push_subscription_delete(user=request.user, endpoint=endpoint)
-            return JsonResponse({"ok": True, "subscribed": False})
-        keys = data["keys"]
+        data = loads_limited(request.read(PUSH_BODY_MAX_BYTES + 1), max_bytes=PUSH_BODY_MAX_BYTES)
+    except JSONTooLarge as exc:
+        return _push_error(str(exc), status=413)
+    except ValueError as exc:
+        return _push_error(str(exc))
+    if not isinstance(data, dict):
+        return _push_error(NOT_A_SUBSCRIPTION)
+    endpoint = data.get("endpoint")
+    if not isinstance(endpoint, str) or not endpoint:
+        return _push_error(NOT_A_SUBSCRIPTION)
+    if data.get("delete") is True:
+        services.push_subscription_delete(user=request.user, endpoint=endpoint)
+        _session_endpoints(request, remove=endpoint)
+        return JsonResponse({"ok": True, "subscribed": False})
+    keys = data.get("keys")
+    if not isinstance(keys, dict):
+        return _push_error(NOT_A_SUBSCRIPTION)
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    if not _b64url_bytes(p256dh, 65) or not _b64url_bytes(auth, 16):
+        return _push_error(BAD_KEYS)
+    assert isinstance(p256dh, str) and isinstance(auth, str)
+    try:
         services.push_subscription_save(
-            user=request.user,
-            endpoint=endpoint,
-            p256dh=str(keys["p256dh"]),
-            auth=str(keys["auth"]),
+            user=request.user, endpoint=endpoint, p256dh=p256dh, auth=auth
         )
-    except (ValueError, KeyError, TypeError):
-        return JsonResponse({"ok": False, "error": "Not a push subscription."}, status=400)
+    except push_endpoints.EndpointRefused as exc:
+        return _push_error(str(exc))
+    except services.PushSubscriptionTaken:
+        return _push_error(TAKEN, status=409)
+    _session_endpoints(request, add=endpoint)
     return JsonResponse({"ok": True, "subscribed": True})
+
+
+def _push_error(message: str, *, status: int = 400) -> JsonResponse:
+    return JsonResponse({"ok": False, "error": message}, status=status)
+
+
+def _too_large() -> str:
+    return f"The request body is too large (at most {PUSH_BODY_MAX_BYTES} bytes)."
+
+
+def _content_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _b64url_bytes(value: object, size: int) -> bool:
+    """A browser's key: unpadded base64url of exactly `size` bytes (p256dh: an uncompressed point)."""
+    if not isinstance(value, str) or not _B64URL.fullmatch(value):
+        return False
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:
+        return False
+    return len(raw) == size and (size != 65 or raw[0] == 4)
+
+
+_B64URL = re.compile(r"[A-Za-z0-9_-]{1,200}={0,2}")
+
+
+def _session_endpoints(request: HttpRequest, *, add: str = "", remove: str = "") -> None:
+    """Remember which endpoints this browser registered, for the log-out below."""
+    endpoints = [e for e in request.session.get(PUSH_SESSION_KEY, []) if e not in (add, remove)]
+    if add:
+        endpoints.append(add)
+    request.session[PUSH_SESSION_KEY] = endpoints[-5:]
+
+
+@receiver(user_logged_out, dispatch_uid="notifications.push_forget_on_logout")
+def _forget_push_on_logout(
+    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
+) -> None:
+    """Log-out ends this browser's push for the account: someone else may use it next.
+
+    Connected here because the log-out request's URLconf imports this module.
+    """
+    if request is None or user is None or not hasattr(request, "session"):
+        return
+    endpoints = request.session.get(PUSH_SESSION_KEY) or []
+    if endpoints:
+        services.push_subscriptions_forget(user=user, endpoints=list(endpoints))
 
 
 @require_GET

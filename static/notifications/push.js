@@ -27,11 +27,22 @@
       ? "This browser shows notifications when it is your turn."
       : "Allow this browser to show notifications, even with the site closed.";
   };
+  // This account's endpoints: a browser subscription the server no longer has
+  // (deleted at log-out, or another account's) shows as off.
+  const known = JSON.parse((document.getElementById("push-endpoints") || {}).textContent || "[]");
   let registration = null;
   navigator.serviceWorker.register(on.dataset.worker, { scope: "/" }).then(async (reg) => {
     registration = reg;
-    show(Boolean(await reg.pushManager.getSubscription()));
+    const sub = await reg.pushManager.getSubscription();
+    show(Boolean(sub) && known.includes(sub.endpoint));
   }).catch(() => { status.textContent = "Browser notifications are not available here."; });
+  const subscribe = () => registration.pushManager.subscribe({
+    userVisibleOnly: true,
+    applicationServerKey: keyBytes(on.dataset.vapidKey),
+  });
+  const refusal = async (response) => {
+    try { return (await response.json()).error || ""; } catch (e) { return ""; }
+  };
 
   on.addEventListener("click", async () => {
     if (!registration) return;
@@ -40,12 +51,19 @@
         status.textContent = "Notifications are blocked for this site in the browser's settings.";
         return;
       }
-      const sub = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(on.dataset.vapidKey),
-      });
-      const response = await tell(sub.toJSON());
-      if (!response.ok) throw new Error("not saved");
+      let sub = await subscribe();
+      let response = await tell(sub.toJSON());
+      if (response.status === 409) {
+        // Another account registered this browser's subscription: make a new one.
+        await sub.unsubscribe();
+        sub = await subscribe();
+        response = await tell(sub.toJSON());
+      }
+      if (!response.ok) {
+        status.textContent = (await refusal(response)) || "Could not turn on browser notifications.";
+        return;
+      }
+      known.push(sub.endpoint);
       show(true);
       off.focus();
     } catch (e) {

@@ -4,7 +4,10 @@ and Celery run in-process (eager) unless a test uses the real worker below."""
 from __future__ import annotations
 
 import email
+import io
+import ipaddress
 import shutil
+import socket
 import time
 from collections.abc import Iterator
 from email.message import Message
@@ -13,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from euchre_site.celery import app
 from games import services as game_services
@@ -39,6 +43,47 @@ def _notification_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.VAPID_PUBLIC_KEY = ""
     settings.VAPID_PRIVATE_KEY = ""
+
+
+@pytest.fixture
+def vapid(settings: Any) -> None:
+    """The site's keys, made by the management command that the README names."""
+    out = io.StringIO()
+    call_command("vapid_keys", stdout=out)
+    keys = dict(line.split("=", 1) for line in out.getvalue().split())
+    settings.VAPID_PRIVATE_KEY = keys["VAPID_PRIVATE_KEY"]
+    settings.VAPID_PUBLIC_KEY = keys["VAPID_PUBLIC_KEY"]
+    settings.VAPID_CLAIMS_EMAIL = "admin@example.com"
+
+
+class FakeDNS(dict[str, list[str]]):
+    """Host name -> addresses, what `push_endpoints.resolve` answers in a test.
+
+    A name not in it is not found (as with no network); an IP literal is
+    resolved for real (numerically, no look-up)."""
+
+
+@pytest.fixture
+def dns(monkeypatch: pytest.MonkeyPatch) -> FakeDNS:
+    from notifications import push_endpoints
+
+    names = FakeDNS()
+    real = push_endpoints.resolve
+
+    def resolve(host: str, port: int) -> list[tuple[int, Any]]:
+        if host in names:
+            return [
+                (socket.AF_INET6, (ip, port, 0, 0)) if ":" in ip else (socket.AF_INET, (ip, port))
+                for ip in names[host]
+            ]
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known") from None
+        return real(host, port)
+
+    monkeypatch.setattr(push_endpoints, "resolve", resolve)
+    return names
 
 
 def turns_game(players: list[Any], *, name: str = "Friday table") -> Game:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import datetime
-import io
 import json
 import os
 import threading
@@ -17,7 +16,6 @@ import http_ece
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from django.core.management import call_command
 
 from games import presence
 from notifications import services
@@ -57,22 +55,13 @@ class PushService:
 
 
 @pytest.fixture
-def push_service() -> Iterator[PushService]:
+def push_service(settings: Any) -> Iterator[PushService]:
+    """On loopback over http: only with WEB_PUSH_ALLOW_PRIVATE_HOSTS (off by default)."""
+    settings.WEB_PUSH_ALLOW_PRIVATE_HOSTS = True
     service = PushService()
     yield service
     service.server.shutdown()
     service.server.server_close()
-
-
-@pytest.fixture
-def vapid(settings: Any) -> None:
-    """The site's keys, made by the management command that the README names."""
-    out = io.StringIO()
-    call_command("vapid_keys", stdout=out)
-    keys = dict(line.split("=", 1) for line in out.getvalue().split())
-    settings.VAPID_PRIVATE_KEY = keys["VAPID_PRIVATE_KEY"]
-    settings.VAPID_PUBLIC_KEY = keys["VAPID_PUBLIC_KEY"]
-    settings.VAPID_CLAIMS_EMAIL = "admin@example.com"
 
 
 class Browser:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import base64
 import json
 import re
 from typing import Any
@@ -12,6 +13,10 @@ from notifications import services
 from notifications.models import Notification, PushSubscription
 
 pytestmark = pytest.mark.django_db
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def logged_in(user: Any) -> Client:
@@ -161,11 +166,13 @@ def test_an_unknown_unsubscribe_token_is_not_found(client: Client) -> None:
     assert client.post(url).status_code == 404
 
 
-def test_the_browser_subscription_is_saved_and_deleted(alice: Any) -> None:
+def test_the_browser_subscription_is_saved_and_deleted(alice: Any, dns: dict[str, Any]) -> None:
+    dns["push.example.com"] = ["93.184.215.14"]
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     url = reverse("notifications:push_subscription")
-    body = {"endpoint": "https://push.example.com/abc", "keys": {"p256dh": "k", "auth": "a"}}
+    keys = {"p256dh": b64url(b"\x04" + bytes(range(64))), "auth": b64url(bytes(range(16)))}
+    body = {"endpoint": "https://push.example.com/abc", "keys": keys}
     assert client.post(url, json.dumps(body), content_type="application/json").status_code == 403
     client.get(reverse("notifications:preferences"))  # sets the CSRF cookie
     token = client.cookies["csrftoken"].value
