@@ -7,16 +7,11 @@ plus an explicit `random.Random`.
 
     choose_action(level, view, rng, budget_ms=None) -> action dict
 
-The action is one of `view["legal_actions"]`, with one exception forced by
-the rules: the maker's dummy choice is made in two steps, as for a person.
-At `maker_choice` the view lists `{"seat", "type": "dummy"}` without `keep`
-(nobody has seen the dummy yet), and the bot returns either the `alone`
-action or that `dummy` action. If it is `dummy`, ask again with the ten
-cards the maker now sees, as the key `exchange` (or the site's
-`exchange_cards`) in the view (`view | {"exchange":
-engine.maker_exchange_cards(state)}`), or call
-`choose_keep(level, view, ten, rng)`; the answer is then the complete
-record action `{"seat", "type": "dummy", "keep": [five cards]}`.
+The action is one of `view["legal_actions"]`. The maker's dummy choice is
+two engine phases, as for a person: at `maker_choice` the bot returns `alone`
+or `{"seat", "type": "dummy"}` (nobody has seen the dummy yet); at
+`dummy_keep` the view holds the ten cards as `exchange`, and the answer is
+`{"seat", "type": "dummy", "keep": [five of them]}`.
 
     analyse(view, rng, budget_ms) -> [{"action", "score", "share"}, ...]
 
@@ -36,7 +31,7 @@ from .common import Action, Knowledge
 
 LEVELS = ("easy", "medium", "hard")
 
-__all__ = ["LEVELS", "analyse", "choose_action", "choose_keep"]
+__all__ = ["LEVELS", "analyse", "choose_action"]
 
 
 def choose_action(
@@ -45,7 +40,7 @@ def choose_action(
     """The bot's action for the seat of `view` (which must be the seat to act)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-    if not view.get("legal_actions") and not (view.get("exchange") or view.get("exchange_cards")):
+    if not view.get("legal_actions"):
         raise ValueError("this seat has nothing to decide now")
     k = Knowledge.from_view(view)
     if level == "easy":
@@ -55,18 +50,6 @@ def choose_action(
     else:
         a = hard.decide(k, rng, budget_ms)
     return dict(a)
-
-
-def choose_keep(
-    level: str,
-    view: dict[str, Any],
-    ten: list[str],
-    rng: random.Random,
-    *,
-    budget_ms: int | None = None,
-) -> Action:
-    """The maker's complete dummy action once the ten cards (hand and dummy) are known."""
-    return choose_action(level, {**view, "exchange": list(ten)}, rng, budget_ms=budget_ms)
 
 
 def analyse(

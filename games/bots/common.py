@@ -174,7 +174,7 @@ class Knowledge:
             legal=list(view.get("legal_actions") or []),
             scores=list(scores) if isinstance(scores, list) and len(scores) == 3 else [0, 0, 0],
             target=int(target) if isinstance(target, int) else 10,
-            exchange=mask(view.get("exchange") or view.get("exchange_cards")),
+            exchange=mask(view.get("exchange")),
             joker_suit=SUIT_INDEX[view["joker_suit"]] if view.get("joker_suit") else None,
         )
         if trump is not None:

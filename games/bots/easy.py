@@ -32,7 +32,7 @@ def _wants(hand: int, t: int) -> bool:
 def decide(k: Knowledge, rng: random.Random) -> Action:
     """The easy bot's action."""
     legal = k.legal
-    if k.phase == "maker_choice" and k.exchange:
+    if k.phase == "dummy_keep":
         assert k.trump is not None
         keep = H.quick_five(k.exchange, k.trump)
         return {"seat": k.seat, "type": "dummy", "keep": [CARD_STRS[c] for c in cards_of(keep)]}

@@ -403,7 +403,9 @@ def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
     hand = k.hand
     pool = k.deck_mask & ~hand & ~k.discards & ~k.dummy
     up: int | None = k.up_card
-    if k.phase == "bid2" or (up is None and k.phase in ("maker_choice", "defender_alone")):
+    if k.phase == "bid2" or (
+        up is None and k.phase in ("maker_choice", "dummy_keep", "defender_alone")
+    ):
         # The turned-down card's suit is known, the card itself no longer shown.
         if k.joker_suit is not None:
             cands = [JOKER] if pool >> JOKER & 1 else []
@@ -705,11 +707,9 @@ def _passes_in_round(k: Knowledge) -> int:
 def _bid_candidates(k: Knowledge) -> list[Action]:
     """Candidate actions before the play (a few discards when picking up)."""
     legal = k.legal
-    if k.phase == "maker_choice":
-        if k.exchange:
-            assert k.trump is not None
-            return _keep_candidates(k)
-        return legal
+    if k.phase == "dummy_keep":
+        assert k.trump is not None
+        return _keep_candidates(k)
     if k.phase == "dealer_pickup":
         assert k.up_card is not None and k.trump is not None
         six = k.hand | 1 << k.up_card
@@ -777,7 +777,7 @@ def _rank(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[Tally
 
 def decide(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> Action:
     """The hard bot's action."""
-    if len(k.legal) == 1 and not (k.phase == "maker_choice" and k.exchange):
+    if len(k.legal) == 1 and k.phase != "dummy_keep":
         return k.legal[0]
     if k.phase == "joker_suit":
         return medium.decide(k, rng)
@@ -805,7 +805,7 @@ def _best(tallies: list[Tally], phase: str) -> Tally:
 
 def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
     """Every candidate action with its mean value and the share of samples it was best."""
-    if k.phase == "maker_choice" and k.exchange:
+    if k.phase == "dummy_keep":
         tallies = _rank(k, rng, budget_ms)
     elif not k.legal:
         return []

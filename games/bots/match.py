@@ -28,7 +28,6 @@ from games.engine import (
     game_apply,
     game_start_hand,
     game_view,
-    maker_exchange_cards,
     new_game,
 )
 
@@ -90,9 +89,6 @@ def play_game(
             view = game_view(game, seat)
             t0 = time.perf_counter()
             a = choose_action(levels[seat], view, bot_rngs[seat], budget_ms=budget_ms)
-            if a["type"] == "dummy" and "keep" not in a:
-                view["exchange"] = maker_exchange_cards(state)
-                a = choose_action(levels[seat], view, bot_rngs[seat], budget_ms=budget_ms)
             dt = time.perf_counter() - t0
             if len(view["legal_actions"]) > 1 or a["type"] == "dummy":
                 stats[0 if seat == hero_seat else 1].times.append(dt)

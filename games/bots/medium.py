@@ -13,7 +13,7 @@ from .common import Action, Knowledge, find, is_boss, legal_cards, play_action
 def decide(k: Knowledge, rng: random.Random) -> Action:
     """The medium bot's action for the seat whose knowledge this is."""
     legal = k.legal
-    if k.phase == "maker_choice" and k.exchange:
+    if k.phase == "dummy_keep":
         return keep_action(k)
     if len(legal) == 1:
         return legal[0]

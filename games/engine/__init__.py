@@ -25,12 +25,11 @@ from .hand import (
     apply,
     call_name,
     legal_actions,
-    maker_exchange_cards,
     new_hand,
     points,
     result,
 )
-from .records import hand_from_record, hand_to_record, replay_hand
+from .records import apply_recorded, hand_from_record, hand_to_record, replay_hand
 from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
 from .views import view
 
@@ -46,6 +45,7 @@ __all__ = [
     "RecordError",
     "Rules",
     "apply",
+    "apply_recorded",
     "call_name",
     "card_name",
     "effective_suit",
@@ -58,7 +58,6 @@ __all__ = [
     "hand_from_record",
     "hand_to_record",
     "legal_actions",
-    "maker_exchange_cards",
     "new_game",
     "new_hand",
     "points",

@@ -9,7 +9,18 @@ from .cards import CARD_INDEX, CARD_STRS, N_CARDS, SUITS
 from .rules import MalformedAction
 
 ACTION_TYPES = ("joker_suit", "pass", "order", "name", "pickup", "leave", "dummy", "alone", "play")
-_KNOWN_FIELDS = ("seat", "type", "suit", "card", "discard", "keep")
+# The fields each type has besides `seat` and `type` (HAND_RECORD.md).
+TYPE_FIELDS: dict[str, tuple[str, ...]] = {
+    "joker_suit": ("suit",),
+    "pass": (),
+    "order": (),
+    "name": ("suit",),
+    "pickup": ("discard",),
+    "leave": (),
+    "dummy": ("keep",),
+    "alone": (),
+    "play": ("card",),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +40,14 @@ class Action:
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
-    def from_dict(cls, d: Any) -> Action:
-        """Parse a record's JSON action; raises MalformedAction with a readable reason."""
+    def from_dict(cls, d: Any, *, strict: bool = False) -> Action:
+        """Parse a JSON action; raises MalformedAction with a readable reason.
+
+        A record's action may carry extra fields (kept in `extra`). With
+        `strict` (a move sent from outside), only the fields its type has are
+        allowed. A `dummy` without `keep` is the maker's choice to use the
+        dummy; the five to keep follow in a second `dummy` action.
+        """
         if not isinstance(d, dict):
             raise MalformedAction("an action must be an object")
         seat = d.get("seat")
@@ -39,6 +56,11 @@ class Action:
         t = d.get("type")
         if not isinstance(t, str) or t not in ACTION_TYPES:
             raise MalformedAction(f"unknown action type {t!r}")
+        if strict:
+            allowed = TYPE_FIELDS[t]
+            for k in d:
+                if k not in allowed and k not in ("seat", "type"):
+                    raise MalformedAction(f"The move {t!r} has no field {str(k)[:20]!r}")
         suit = card = discard = None
         keep: tuple[str, ...] | None = None
         used = {"seat", "type"}
@@ -56,16 +78,14 @@ class Action:
             discard = _card_field(d, "discard", "picking up needs a discard")
             used.add("discard")
         elif t == "dummy":
-            k = d.get("keep")
-            if k is None:
-                raise MalformedAction("using the dummy needs the five cards to keep")
+            used.add("keep")
+        if t == "dummy" and d.get("keep") is not None:
+            # Only the shape here: which cards may be kept is the rules' business
+            # (and must not be judged before the maker has chosen the dummy).
+            k = d["keep"]
             if not isinstance(k, list | tuple) or not all(isinstance(c, str) for c in k):
                 raise MalformedAction("keep must be a list of cards")
-            for c in k:
-                if c not in CARD_INDEX:
-                    raise MalformedAction(f"not a card: {c!r}")
             keep = tuple(k)
-            used.add("keep")
         extra = {k: v for k, v in d.items() if k not in used}
         return cls(seat, t, suit, card, discard, keep, extra)
 
@@ -101,6 +121,7 @@ PASS = tuple(Action(s, "pass") for s in range(3))
 ORDER = tuple(Action(s, "order") for s in range(3))
 LEAVE = tuple(Action(s, "leave") for s in range(3))
 ALONE = tuple(Action(s, "alone") for s in range(3))
+DUMMY = tuple(Action(s, "dummy") for s in range(3))
 NAME = tuple(tuple(Action(s, "name", suit=x) for x in SUITS) for s in range(3))
 JOKER_SUIT = tuple(tuple(Action(s, "joker_suit", suit=x) for x in SUITS) for s in range(3))
 PLAY = tuple(tuple(Action(s, "play", card=CARD_STRS[c]) for c in range(N_CARDS)) for s in range(3))

@@ -216,6 +216,7 @@ def _empty_view(game: GameState, seat: int | None) -> dict[str, Any]:
         "leader": None,
         "tricks_won": [0, 0, 0],
         "legal_actions": [],
+        "exchange": None,
         "call_name": None,
         "result": None,
         "deal": None,
@@ -244,7 +245,9 @@ def _fault(hand: int | None, reason: str, detail: dict[str, Any] | None = None) 
     return {"error": err}
 
 
-def _replay_game(record: Any) -> tuple[GameState | None, dict[str, Any] | None]:
+def _replay_game(
+    record: Any, *, pending_keep: bool = False
+) -> tuple[GameState | None, dict[str, Any] | None]:
     if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
         return None, _fault(None, f"format must be {GAME_FORMAT!r}")
     try:
@@ -281,7 +284,7 @@ def _replay_game(record: Any) -> tuple[GameState | None, dict[str, Any] | None]:
         dealer = h.get("dealer")
         if type(dealer) is not int or dealer != game.next_dealer:
             return game, _fault(n, "wrong dealer")
-        state, err = _replay(h)
+        state, err = _replay(h, pending_keep=pending_keep and n == len(hands) - 1)
         if err is not None:
             return game, _fault(n, "illegal hand", err["error"])
         assert state is not None
@@ -311,9 +314,12 @@ def replay_game(record: Any) -> dict[str, Any]:
     return game_result(game)
 
 
-def game_from_record(record: Any) -> GameState:
-    """Rebuild a game from its record; raises RecordError (with `.error`)."""
-    game, err = _replay_game(record)
+def game_from_record(record: Any, *, pending_keep: bool = False) -> GameState:
+    """Rebuild a game from its record; raises RecordError (with `.error`).
+
+    `pending_keep`: the last hand may end with the maker's keep-less `dummy`
+    (see records._replay): the site's stored games, not records from outside."""
+    game, err = _replay_game(record, pending_keep=pending_keep)
     if err is not None:
         raise RecordError(err["error"])
     assert game is not None

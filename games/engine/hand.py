@@ -44,13 +44,14 @@ class Phase(StrEnum):
     DEALER_PICKUP = "dealer_pickup"
     BID2 = "bid2"
     MAKER_CHOICE = "maker_choice"
+    DUMMY_KEEP = "dummy_keep"
     DEFENDER_ALONE = "defender_alone"
     PLAY = "play"
     OVER = "over"
 
 
 # Phases as small ints internally (comparisons on the hot path).
-P_JOKER, P_BID1, P_PICKUP, P_BID2, P_MAKER, P_DEFENDER, P_PLAY, P_OVER = range(8)
+P_JOKER, P_BID1, P_PICKUP, P_BID2, P_MAKER, P_KEEP, P_DEFENDER, P_PLAY, P_OVER = range(9)
 PHASES = tuple(Phase)
 
 _CI_get = CARD_INDEX.get
@@ -418,14 +419,14 @@ def _start(
 
 
 _COMBOS = tuple(itertools.combinations(range(10), 5))
-_N_CHOICE = 1 + len(_COMBOS)
+_N_CHOICE = len(_COMBOS)
 
 
 class ActionList(list[Action]):
-    """The maker's 253 choices (alone, or one of 252 keep-fives), built on demand.
+    """The maker's 252 keep-fives (after choosing the dummy), built on demand.
 
-    It behaves as a list; the dummy actions are only created when looked at,
-    so asking for legal actions stays cheap. Index 0 is "alone".
+    It behaves as a list; the actions are only created when looked at, so
+    asking for legal actions stays cheap.
     """
 
     __slots__ = ("_lazy", "_seat", "_ten")
@@ -437,11 +438,9 @@ class ActionList(list[Action]):
         self._lazy = True
 
     def _item(self, k: int) -> Action:
-        if k == 0:
-            return A.ALONE[self._seat]
         ten = self._ten
         return Action(
-            self._seat, "dummy", None, None, None, tuple([_CS[ten[j]] for j in _COMBOS[k - 1]])
+            self._seat, "dummy", None, None, None, tuple([_CS[ten[j]] for j in _COMBOS[k]])
         )
 
     def _force(self) -> None:
@@ -507,16 +506,45 @@ def _play_list(seat: int, m: int) -> list[Action]:
     return list(r)
 
 
+# The rules that decide what may be done now. Each is written once and used
+# both to list the legal actions and to check an action being applied.
+
+
+def _playable(state: HandState, seat: int) -> int:
+    """The cards `seat` may play now: the suit led if they hold it (the left
+    bower and the Joker count as trump), else any card."""
+    h = state._hands[seat]
+    if state._trick:
+        return h & state._i.suit_masks[state._led] or h
+    return h
+
+
+def _may_leave(i: _Info, seat: int) -> bool:
+    """The dealer may leave the up card unless they accepted it themself."""
+    return i.maker != seat
+
+
+def _may_pass_bid2(i: _Info, seat: int) -> bool:
+    """Stick the dealer: the dealer may not pass in the second round."""
+    return not (i.rules.stick_the_dealer and seat == i.dealer)
+
+
+def _may_name(i: _Info, x: int) -> bool:
+    """The turned-down suit may be named only when the table allows it."""
+    return i.rules.second_round_turned_suit or x != i.up_suit
+
+
 def legal_actions(state: HandState) -> list[Action]:
-    """Every action the seat to act may take now (empty once the hand is over)."""
+    """Every action the seat to act may take now (empty once the hand is over).
+
+    At `maker_choice` the maker chooses between `alone` and `dummy` (without
+    `keep`); only at `dummy_keep`, after choosing the dummy, are the 252
+    ways to keep five of the ten cards listed.
+    """
     ph = state._phase
     seat = state._to_act
     if ph == P_PLAY:
-        h = state._hands[seat]  # type: ignore[index]
-        if state._trick:
-            m = h & state._i.suit_masks[state._led]
-            return _play_list(seat, m or h)  # type: ignore[arg-type]
-        return _play_list(seat, h)  # type: ignore[arg-type]
+        return _play_list(seat, _playable(state, seat))  # type: ignore[arg-type]
     if ph == P_OVER or seat is None:
         return []
     i = state._i
@@ -527,21 +555,17 @@ def legal_actions(state: HandState) -> list[Action]:
     if ph == P_PICKUP:
         row = A.PICKUP[seat]
         out = [row[c] for c in cards_tuple(state._hands[seat] | 1 << i.up)]
-        if i.maker != seat:
+        if _may_leave(i, seat):
             out.append(A.LEAVE[seat])
         return out
     if ph == P_BID2:
-        out = []
-        if not (i.rules.stick_the_dealer and seat == i.dealer):
-            out.append(A.PASS[seat])
-        turned_ok = i.rules.second_round_turned_suit
-        for x in range(4):
-            if turned_ok or x != i.up_suit:
-                out.append(A.NAME[seat][x])
+        out = [A.PASS[seat]] if _may_pass_bid2(i, seat) else []
+        out.extend(A.NAME[seat][x] for x in range(4) if _may_name(i, x))
         return out
     if ph == P_MAKER:
-        ten = state._hands[seat] | i.dummy_mask
-        return ActionList(seat, cards_tuple(ten))
+        return [A.ALONE[seat], A.DUMMY[seat]]
+    if ph == P_KEEP:
+        return ActionList(seat, cards_tuple(state._hands[seat] | i.dummy_mask))
     if ph == P_JOKER:
         return list(A.JOKER_SUIT[seat])
     raise AssertionError(ph)  # pragma: no cover
@@ -553,17 +577,6 @@ def _ten_cards(state: HandState) -> list[str]:
     ten = cards_of(state._hands[i.maker] | i.dummy_mask)  # type: ignore[index]
     ten.sort(key=lambda c: sort_key(c, i.trump))
     return [CARD_STRS[c] for c in ten]
-
-
-def maker_exchange_cards(state: HandState) -> list[str]:
-    """The ten cards the maker chooses five from, once committed to the dummy.
-
-    Only for the maker's own use after they decided to use the dummy (the UI's
-    second step); the dummy is not part of any view before that.
-    """
-    if state._phase != P_MAKER:
-        raise IllegalAction("The maker is not choosing now")
-    return _ten_cards(state)
 
 
 # ---------------------------------------------------------------------------
@@ -597,8 +610,7 @@ def apply(state: HandState, action: Action) -> HandState:
     trick = s._trick
     if trick:
         led = s._led
-        m = h & i.suit_masks[led]
-        if m and not m & b:
+        if not _playable(s, seat) & b:
             raise IllegalAction(f"You must follow {SUIT_NAMES[led]}")
     else:
         led = i.eff[c]
@@ -739,7 +751,7 @@ def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
         n = _next(s, a, i)
         n._hands = _with(s._hands, seat, six ^ 1 << d)
     elif t == "leave":
-        if i.maker == a.seat:
+        if not _may_leave(i, a.seat):
             raise IllegalAction("The dealer who accepted must pick up the up card")
         i = i.copy()
         i.up_taken = False
@@ -754,7 +766,7 @@ def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
 def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
     i = s._i
     if t == "pass":
-        if a.seat == i.dealer and i.rules.stick_the_dealer:
+        if not _may_pass_bid2(i, a.seat):
             raise IllegalAction("Stick the dealer: the dealer must name a suit")
         n = _next(s, a)
         passes = s._passes + 1
@@ -768,7 +780,7 @@ def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
         return n
     if t == "name":
         x = _suit(a)
-        if x == i.up_suit and not i.rules.second_round_turned_suit:
+        if not _may_name(i, x):
             raise IllegalAction(f"You may not name {SUIT_NAMES[x]}, the turned-down suit")
         i = i.copy()
         i.maker = a.seat
@@ -782,32 +794,57 @@ def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
 
 
 def _apply_maker(s: HandState, a: Action, t: str) -> HandState:
+    """The maker's choice, made before any dummy card is seen: `alone`, or
+    `dummy` without `keep` (the five to keep come next, at `dummy_keep`). A
+    keep sent now is refused whatever it holds, so the refusal tells nothing."""
     i = s._i
     seat = a.seat
     if t == "alone":
         i = i.copy()
         i.alone = (seat,)
         n = _next(s, a, i)
-    elif t == "dummy":
-        keep = a.keep
-        if keep is None:
-            raise MalformedAction("Choose the five cards to keep")
-        ten = s._hands[seat] | i.dummy_mask
-        m = 0
-        for k in keep:
-            c = _CI_get(k) if k.__class__ is str else None
-            if c is None or not ten & 1 << c:
-                raise IllegalAction("Keep must be five of the ten cards")
-            m |= 1 << c
-        if len(keep) != 5 or m.bit_count() != 5:
-            raise MalformedAction("Keep must be five of the ten cards")
-        i = i.copy()
-        i.dummy_used = True
-        i.maker_discards = ten ^ m
-        n = _next(s, a, i)
-        n._hands = _with(s._hands, seat, m)
-    else:
-        raise _wrong("Use the dummy or go alone")
+        n._phase = P_DEFENDER
+        n._to_act = (seat + 1) % 3
+        return n
+    if t == "dummy":
+        if a.keep is not None:
+            raise IllegalAction(
+                "First choose between using the dummy and going alone; the dummy's cards "
+                "are shown once you choose to use it"
+            )
+        n = _next(s, a)
+        n._phase = P_KEEP
+        return n
+    raise _wrong("Use the dummy or go alone")
+
+
+def _apply_keep(s: HandState, a: Action, t: str) -> HandState:
+    """The five cards the maker keeps of their hand and the dummy. The record
+    holds the choice and the keep as one `dummy` action: this one replaces the
+    keep-less `dummy` that chose the dummy."""
+    i = s._i
+    seat = a.seat
+    if t != "dummy":
+        raise _wrong("Choose the five cards to keep")
+    keep = a.keep
+    if keep is None:
+        raise MalformedAction("Choose the five cards to keep")
+    ten = s._hands[seat] | i.dummy_mask
+    m = 0
+    for k in keep:
+        c = _CI_get(k) if k.__class__ is str else None
+        if c is None or not ten & 1 << c:
+            raise IllegalAction("Keep must be five of the ten cards")
+        m |= 1 << c
+    if len(keep) != 5 or m.bit_count() != 5:
+        raise MalformedAction("Keep must be five of the ten cards")
+    i = i.copy()
+    i.dummy_used = True
+    i.maker_discards = ten ^ m
+    n = s._clone()
+    n._actions = s._actions[:-1] + (a,)  # noqa: RUF005
+    n._i = i
+    n._hands = _with(s._hands, seat, m)
     n._phase = P_DEFENDER
     n._to_act = (seat + 1) % 3
     return n
@@ -899,6 +936,7 @@ _APPLY: dict[int, Callable[[HandState, Action, str], HandState]] = {
     P_PICKUP: _apply_pickup,
     P_BID2: _apply_bid2,
     P_MAKER: _apply_maker,
+    P_KEEP: _apply_keep,
     P_DEFENDER: _apply_defender,
 }
 

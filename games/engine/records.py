@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Action
+from .actions import DUMMY, Action
 from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
-from .hand import HandState, _start, apply, result
-from .rules import EngineError, RecordError, Rules
+from .hand import HandState, Phase, _start, apply, result
+from .rules import EngineError, MalformedAction, RecordError, Rules
 
 HAND_FORMAT = "euchre3-hand/1"
 _RECORD_KEYS = ("format", "rules", "dealer", "deal", "actions")
@@ -102,20 +102,43 @@ def _initial(record: Any) -> HandState | dict[str, Any]:
     )
 
 
-def _replay(record: Any) -> tuple[HandState | None, dict[str, Any] | None]:
+def _replay(
+    record: Any, *, pending_keep: bool = False
+) -> tuple[HandState | None, dict[str, Any] | None]:
+    """Replay a hand record. A record writes the maker's two steps (use the
+    dummy, then keep five) as one `dummy` action with `keep`; with
+    `pending_keep` (the site's own stored hands) a last `dummy` without
+    `keep` is the maker who chose the dummy and is choosing the five."""
     state = _initial(record)
     if isinstance(state, dict):
         return None, state
-    for idx, a in enumerate(record["actions"]):
+    actions = record["actions"]
+    for idx, a in enumerate(actions):
         reason = _action_fault(state, a)
         if reason is None:
             try:
-                state = apply(state, Action.from_dict(a))
+                state = apply_recorded(
+                    state,
+                    Action.from_dict(a),
+                    pending_keep=pending_keep and idx == len(actions) - 1,
+                )
                 continue
             except EngineError as e:
                 reason = e.reason
         return state, {"error": {"index": idx, "action": a, "reason": reason}}
     return state, None
+
+
+def apply_recorded(state: HandState, act: Action, *, pending_keep: bool = False) -> HandState:
+    """Apply an action as a record writes it: at the maker's choice, a `dummy`
+    with `keep` is the two live steps (use the dummy, keep five) at once. A
+    `dummy` without `keep` there is refused unless `pending_keep` (see `_replay`)."""
+    if act.type == "dummy" and state.phase == Phase.MAKER_CHOICE:
+        if act.keep is None and not pending_keep:
+            raise MalformedAction("using the dummy needs the five cards to keep")
+        chosen = apply(state, DUMMY[act.seat])
+        return chosen if act.keep is None else apply(chosen, act)
+    return apply(state, act)
 
 
 def _action_fault(state: HandState, a: Any) -> str | None:
@@ -141,9 +164,12 @@ def replay_hand(record: Any) -> dict[str, Any]:
     return result(state)
 
 
-def hand_from_record(record: Any) -> HandState:
-    """Rebuild the state a hand record describes; raises RecordError (with `.error`)."""
-    state, err = _replay(record)
+def hand_from_record(record: Any, *, pending_keep: bool = False) -> HandState:
+    """Rebuild the state a hand record describes; raises RecordError (with `.error`).
+
+    `pending_keep`: accept a last `dummy` without `keep` (a stored hand whose
+    maker chose the dummy and is choosing the five), as `_replay` explains."""
+    state, err = _replay(record, pending_keep=pending_keep)
     if err is not None:
         raise RecordError(err["error"])
     assert state is not None

@@ -8,10 +8,11 @@ from .cards import CARD_STRS, SUITS, cards_of, sort_key
 from .hand import (
     P_BID1,
     P_JOKER,
-    P_MAKER,
+    P_KEEP,
     P_OVER,
     P_PICKUP,
     HandState,
+    _ten_cards,
     call_name,
     legal_actions,
     result,
@@ -66,10 +67,13 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
       current_trick: [[seat, card], ...] of the trick in progress,
       leader: who leads / led the current trick (None before play),
       tricks_won: [n, n, n],
-      legal_actions: action dicts, non-empty only when seat == to_act; the
-        maker's dummy choice is listed once as {"seat", "type": "dummy"}
-        without "keep" (the ten cards are not visible before that choice;
-        see maker_exchange_cards),
+      legal_actions: action dicts, non-empty only when seat == to_act. At
+        maker_choice: `alone` and `dummy` (without "keep": the dummy is not
+        seen before that choice). At dummy_keep: one {"seat", "type":
+        "dummy", "keep": None}, standing for the 252 ways to keep five of
+        `exchange`,
+      exchange: at dummy_keep, for the maker only, the ten cards (hand and
+        dummy) to keep five of, in display order; else None,
       call_name: the first-round call's name for this seat (None for a spectator),
       result: the replay result once over, else None,
       deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt; else None.
@@ -83,9 +87,11 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
     if ph in (P_JOKER, P_BID1, P_PICKUP) or over or (i.up_taken and i.up not in played):
         up = CARD_STRS[i.up]
     legal: list[dict[str, Any]] = []
+    exchange = None
     if seat is not None and seat == state._to_act:
-        if ph == P_MAKER:
-            legal = [{"seat": seat, "type": "alone"}, {"seat": seat, "type": "dummy"}]
+        if ph == P_KEEP:
+            legal = [{"seat": seat, "type": "dummy", "keep": None}]
+            exchange = _ten_cards(state)
         else:
             legal = [a.to_dict() for a in legal_actions(state)]
     deal = None
@@ -114,7 +120,7 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
         "sitting_out": i.sitting_out,
         "dummy": (
             _sorted(list(i.dummy), trump)
-            if seat is not None and seat == i.maker and i.dummy_used
+            if seat is not None and seat == i.maker and (i.dummy_used or ph == P_KEEP)
             else None
         ),
         "my_discards": [] if seat is None else discards_of(state, seat),
@@ -127,6 +133,7 @@ def view(state: HandState, seat: int | None) -> dict[str, Any]:
         "leader": state._leader,
         "tricks_won": list(state._won),
         "legal_actions": legal,
+        "exchange": exchange,
         "call_name": None if seat is None else call_name(i.dealer, seat),
         "result": result(state) if over else None,
         "deal": deal,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.bots import LEVELS, choose_action, choose_keep
+from games.bots import LEVELS, choose_action
 from games.engine import (
     Action,
     Rules,
@@ -19,7 +19,6 @@ from games.engine import (
     game_start_hand,
     game_view,
     legal_actions,
-    maker_exchange_cards,
     new_game,
     new_hand,
     view,
@@ -36,15 +35,13 @@ def _check(level: str, state: Any, rng: random.Random) -> Action:
     seat = state.to_act
     v = view(state, seat)
     a = choose_action(level, v, rng)
-    assert a in v["legal_actions"], (level, a, v["legal_actions"])
-    if a["type"] == "dummy":
-        ten = maker_exchange_cards(state)
-        full = choose_keep(level, v, ten, rng)
-        assert full["type"] == "dummy" and len(full["keep"]) == 5
-        assert set(full["keep"]) <= set(ten)
-        a = full
+    if v["exchange"]:  # dummy_keep: five of the ten cards the maker now sees
+        assert a["type"] == "dummy" and len(set(a["keep"])) == 5
+        assert set(a["keep"]) <= set(v["exchange"])
+    else:
+        assert a in v["legal_actions"], (level, a, v["legal_actions"])
     act = Action.from_dict(a)
-    assert act in legal_actions(state) or act.type == "dummy"
+    assert act in legal_actions(state)
     apply(state, act)  # raises if illegal
     return act
 
@@ -93,9 +90,9 @@ def test_three_bots_play_whole_games(level: str, small_budget: None) -> None:
             while (state := game.current) is not None:
                 v = game_view(game, state.to_act)
                 a = choose_action(level, v, rng)
-                assert a in v["legal_actions"]
-                if a["type"] == "dummy":
-                    a = choose_keep(level, v, maker_exchange_cards(state), rng)
+                assert a in v["legal_actions"] or (
+                    v["exchange"] and set(a["keep"]) <= set(v["exchange"])
+                )
                 game = game_apply(game, Action.from_dict(a))
                 n += 1
         assert game.winner is not None and n > 0
@@ -114,8 +111,11 @@ def test_a_seat_not_to_act_is_refused() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_the_sites_dummy_step_gets_a_complete_keep(level: str, small_budget: None) -> None:
-    """The site's second step lists the dummy action with `keep: None` beside `exchange_cards`."""
+def test_the_maker_chooses_before_seeing_the_dummy_then_keeps_five(
+    level: str, small_budget: None
+) -> None:
+    """At maker_choice the bot picks `alone` or a keep-less `dummy`; at
+    dummy_keep it keeps five of the ten cards its view now shows."""
     rng = random.Random(4)
     found = 0
     while found < 3:
@@ -126,12 +126,13 @@ def test_the_sites_dummy_step_gets_a_complete_keep(level: str, small_budget: Non
         if state.over:
             continue
         seat = state.to_act
+        choice = choose_action(level, view(state, seat), random.Random(1))
+        assert choice in ({"seat": seat, "type": "alone"}, {"seat": seat, "type": "dummy"})
+        state = apply(state, Action(seat, "dummy"))
         v = view(state, seat)
-        ten = maker_exchange_cards(state)
-        v["exchange_cards"] = ten
-        v["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
+        assert v["legal_actions"] == [{"seat": seat, "type": "dummy", "keep": None}]
         a = choose_action(level, v, random.Random(1))
         assert a["type"] == "dummy" and a["seat"] == seat
-        assert len(set(a["keep"])) == 5 and set(a["keep"]) <= set(ten)
+        assert len(set(a["keep"])) == 5 and set(a["keep"]) <= set(v["exchange"])
         apply(state, Action.from_dict(a))
         found += 1

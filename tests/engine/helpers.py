@@ -15,6 +15,7 @@ from games.engine import (
     HandState,
     Rules,
     apply,
+    apply_recorded,
     hand_from_record,
     legal_actions,
 )
@@ -113,9 +114,10 @@ def state_of(rec: dict[str, Any]) -> HandState:
 
 
 def act(state: HandState, **fields: Any) -> HandState:
-    """Apply an action given as record fields (seat defaults to the seat to act)."""
+    """Apply an action given as record fields (seat defaults to the seat to act);
+    a `dummy` with `keep` at the maker's choice is both steps, as in a record."""
     fields.setdefault("seat", state.to_act)
-    return apply(state, Action.from_dict(fields))
+    return apply_recorded(state, Action.from_dict(fields), pending_keep=True)
 
 
 def named_in_round_two(dealer: int, maker: int) -> list[dict[str, Any]]:

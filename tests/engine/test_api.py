@@ -24,7 +24,6 @@ from games.engine import (
     hand_from_record,
     hand_to_record,
     legal_actions,
-    maker_exchange_cards,
     new_game,
     new_hand,
     replay_game,
@@ -214,8 +213,27 @@ def test_view_shape_and_hidden_information() -> None:
     assert s.phase == Phase.MAKER_CHOICE
     assert v1["legal_actions"] == [{"seat": 1, "type": "alone"}, {"seat": 1, "type": "dummy"}]
     assert "AC" not in json.dumps(v1)
-    assert sorted(maker_exchange_cards(s)) == sorted(deal["hands"][1] + deal["dummy"])
+    # A keep before the choice is refused whatever it holds, with the same reason.
+    reasons = set()
+    for keep in (["AC", "AD", "AH", "KS", "KC"], ["9H", "TH", "QH", "KH", "AH"], ["AC"]):
+        with pytest.raises(IllegalAction) as e:
+            apply(s, Action(1, "dummy", keep=tuple(keep)))
+        reasons.add(e.value.reason)
+    assert reasons == {
+        "First choose between using the dummy and going alone; the dummy's cards are "
+        "shown once you choose to use it"
+    }
+    s = apply(s, Action(1, "dummy"))
+    assert s.phase == Phase.DUMMY_KEEP and s.to_act == 1
+    v1, v2 = view(s, 1), view(s, 2)
+    assert sorted(v1["exchange"]) == sorted(deal["hands"][1] + deal["dummy"])
+    assert v1["legal_actions"] == [{"seat": 1, "type": "dummy", "keep": None}]
+    assert v2["exchange"] is None and "AC" not in json.dumps(v2)
+    assert len(legal_actions(s)) == 252
+    with pytest.raises(IllegalAction):
+        apply(s, Action(1, "alone"))
     s = act(s, type="dummy", keep=["AC", "AD", "AH", "KS", "KC"])
+    assert [a["type"] for a in view(s, 1)["history"]].count("dummy") == 1
     v1, v2 = view(s, 1), view(s, 2)
     assert set(v1["dummy"]) == set(deal["dummy"]) and v2["dummy"] is None
     assert v1["hand"] == ["KS", "AC", "KC", "AD", "AH"]  # spades (trump) first

@@ -14,6 +14,7 @@ from games.engine import (
     EngineError,
     GameState,
     HandState,
+    Phase,
     Rules,
     apply,
     game_apply,
@@ -51,7 +52,7 @@ def _knowable(s: HandState, seat: int | None) -> set[str]:
         known.add(CARD_STRS[i.dealer_discard])
     if seat == i.maker:
         known |= {CARD_STRS[c] for c in cards_of(i.maker_discards)}
-        if i.dummy_used:
+        if i.dummy_used or s.phase == Phase.DUMMY_KEEP:
             known |= {CARD_STRS[c] for c in i.dummy}
     return known
 

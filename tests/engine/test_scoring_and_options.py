@@ -251,9 +251,12 @@ def test_dummy_exchange_keeps_five_of_ten() -> None:
     )
     s = state_of(record(deal, 0, [{"seat": 1, "type": "order"}, {"seat": 0, "type": "leave"}]))
     assert s.phase == Phase.MAKER_CHOICE
+    assert [(a.type, a.keep) for a in legal_actions(s)] == [("alone", None), ("dummy", None)]
+    s = act(s, type="dummy")  # chosen: now the ten cards are the maker's to keep five of
+    assert s.phase == Phase.DUMMY_KEEP
     choices = legal_actions(s)
-    assert len(choices) == 253 and choices[0].type == "alone"
-    assert len({a.keep for a in choices if a.type == "dummy"}) == 252
+    assert len(choices) == 252 and {a.type for a in choices} == {"dummy"}
+    assert len({a.keep for a in choices}) == 252
     s2 = act(s, type="dummy", keep=["AC", "AD", "AH", "KS", "KC"])
     assert sorted(s2.hand_of(1)) == sorted(["AC", "AD", "AH", "KS", "KC"])
     for bad in (
