@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import presence, realtime, services, tasks
+from . import access, presence, realtime, services, tasks
 from .models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -76,13 +76,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     def _may_watch(self) -> bool:
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return False
-        return (
-            table.visibility == Table.Visibility.PUBLIC
-            or services.seat_of(table, self.user) is not None
-        )
+        table = Table.objects.prefetch_related("seats").filter(pk=self.table_id).first()
+        return table is not None and access.may_view(self.user, table, self.scope.get("session"))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "table_id", None) is None:
@@ -116,12 +111,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                 '<div id="table" hx-swap-oob="true"><p class="message">This table was closed.</p></div>',
             )
         game = realtime.latest_game(table)
-        seat = services.seat_of(table, self.user)
+        seat = access.seat_of(table, self.user)
         group = realtime.game_group(game.pk, seat) if game else None
         shown = (game.pk, game.version) if game else None
         return group, shown, realtime.render_table(table, game, seat, oob=True, user=self.user)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        # Seats or the invitation may have changed: who may watch, too.
+        if not await database_sync_to_async(self._may_watch)():
+            await self.close(code=4403)
+            return
         await self.follow_and_snapshot()
 
     async def html_frame(self, event: dict[str, Any]) -> None:

@@ -192,9 +192,6 @@ class Hand(models.Model):
         models.JSONField()
     )  # euchre3-hand/1, saved after every move
     result = models.JSONField(null=True, blank=True)  # the replay result once the hand is over
-    # The maker chose "use the dummy" and now sees the ten cards; the engine's
-    # `dummy` action (with the five kept) completes the choice.
-    dummy_taken = models.BooleanField(default=False)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
 

@@ -77,7 +77,7 @@ def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], dict[st
 def _urls(prefix: str, urlconf: Any, table_id: int, game_id: int | None) -> dict[str, str]:
     urls = {
         name: reverse(f"games:{name}", args=[table_id])
-        for name in ("join", "bot", "leave", "rematch", "act", "autopilot")
+        for name in ("join", "bot", "leave", "rematch", "act", "autopilot", "revoke_invite")
     }
     if game_id is not None:
         urls["record"] = reverse("games:record", args=[game_id])
@@ -133,7 +133,7 @@ def _buttons(view: dict[str, Any]) -> list[dict[str, Any]]:
             out.append(_button(f"The Joker stands for {SUIT_NAMES[a['suit']]}", a))
         elif t == "leave":
             out.append(_button("Leave the up card", a, "secondary"))
-        elif t == "dummy" and a.get("keep") is None and not view.get("dummy_taken"):
+        elif t == "dummy" and phase == "maker_choice":
             out.append(_button("Use the dummy", a))
         elif t == "alone":
             out.append(
@@ -174,13 +174,13 @@ def table_context(
     seats = list(table.seats.all())
     ctx["urls"] = table_urls(table, game)
     ctx["header_html"] = _table_head(table, game)
+    user_id = getattr(user, "pk", None)
+    ctx["is_owner"] = user_id is not None and table.owner_id == user_id
+    ctx["invite_url"] = settings.SITE_URL + table.invite_url()
     if game is None or view is None:
         # Before the game: who sits where, and this user's join / leave / bot controls.
-        user_id = getattr(user, "pk", None)
         ctx["seats"] = [{"position": s.position, "name": s.display_name, "seat": s} for s in seats]
-        ctx["is_owner"] = user_id is not None and table.owner_id == user_id
         ctx["my_seat_taken"] = any(s.user_id == user_id for s in seats if user_id is not None)
-        ctx["invite_url"] = settings.SITE_URL + table.invite_url()
         return ctx
     me = view["seat"]
     bottom = me if me is not None else 0
@@ -216,7 +216,7 @@ def table_context(
     ctx["hand_cards"] = _hand_cards(view)
     ctx["discard_choices"] = _discard_choices(view)
     ctx["buttons"] = _buttons(view)
-    ctx["exchange_cards"] = [card(c) for c in view.get("exchange_cards") or []]
+    ctx["exchange_cards"] = [card(c) for c in view["exchange"] or []]
     ctx["up_card"] = card(view["up_card"]) if view["up_card"] else None
     ctx["trump_name"] = SUIT_NAMES.get(view["trump"] or "")
     ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")

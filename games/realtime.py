@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 from django.template.loader import render_to_string
 
 from euchre_site import push
+from games import engine
 
 from . import presence
 from .models import Game, Hand, Seat, Table
@@ -50,7 +51,7 @@ def render_table(
             state = services.game_state(game)
         if hand is None:
             hand = services.current_hand_row(game)
-        view = services.seat_view(game, state, seat, hand)
+        view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user)
     ctx.update(message=message, oob=oob)
     return render_to_string("games/table.html#table", ctx)

@@ -8,6 +8,7 @@ next bot move (games.realtime, games.tasks).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import random
 import secrets
@@ -25,7 +26,8 @@ from games import engine
 from games.engine import Action, EngineError, GameState, Rules
 from stats import tasks as stats_tasks
 
-from .models import BOT_LEVELS, Game, Hand, Seat, Table
+from . import access
+from .models import BOT_LEVELS, Game, Hand, Seat, Table, new_invite_token
 
 MAX_NAME = 60
 
@@ -58,7 +60,9 @@ def _cache_key(game: Game) -> tuple[int, object, int]:
 def game_state(game: Game) -> GameState:
     """The engine's state of a game, rebuilt from its stored hand records.
 
-    States are immutable, so one rebuilt for (game, version) is kept and shared.
+    States are immutable, so one rebuilt for (game, version) is kept and
+    shared, but only once it is committed: a state built inside a transaction
+    that then rolls back must never be the base of a later move.
     """
     key = _cache_key(game)
     state = _STATE_CACHE.get(key)
@@ -73,47 +77,26 @@ def game_state(game: Game) -> GameState:
         "first_dealer": game.first_dealer,
         "hands": [h.record for h in hands],
     }
-    state = engine.game_from_record(record)
+    # The last hand may be waiting for the maker's five (a keep-less `dummy`).
+    state = engine.game_from_record(record, pending_keep=True)
+    # Rows read inside a transaction may be its own, not yet committed, writes.
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(partial(_cache_put, key, state))
+    else:
+        _cache_put(key, state)
+    return state
+
+
+def _cache_put(key: tuple[int, object, int], state: GameState) -> None:
+    """Only committed states go here: `game_state` puts what it read from the
+    database, `game_act` what it stored, once the transaction has committed."""
     _STATE_CACHE[key] = state
     if len(_STATE_CACHE) > _STATE_CACHE_SIZE:
         _STATE_CACHE.popitem(last=False)
-    return state
 
 
 def current_hand_row(game: Game) -> Hand | None:
     return game.hands.order_by("-number").first()
-
-
-def seat_view(game: Game, state: GameState, seat: int | None, hand: Hand | None) -> dict[str, Any]:
-    """The engine's game view for one seat, plus the site's dummy step.
-
-    After the maker chose "use the dummy" (a site-level step, so that the
-    dummy is only seen once the choice is final) the maker sees the ten cards
-    and the only legal action is the `dummy` with the five to keep.
-    """
-    view = engine.game_view(state, seat)
-    view["dummy_taken"] = bool(
-        hand and hand.dummy_taken and not view["over"] and view["phase"] == "maker_choice"
-    )
-    view["exchange_cards"] = None
-    if (
-        view["dummy_taken"]
-        and seat is not None
-        and seat == view["to_act"]
-        and state.current is not None
-    ):
-        view["exchange_cards"] = engine.maker_exchange_cards(state.current)
-        view["legal_actions"] = [{"seat": seat, "type": "dummy", "keep": None}]
-    return view
-
-
-def seat_of(table: Table, user: Any) -> int | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    for seat in table.seats.all():
-        if seat.user_id == user.pk:
-            return seat.position
-    return None
 
 
 # --------------------------------------------------------------------------- tables
@@ -166,6 +149,19 @@ def table_create(
         )
         _after_lobby_change(table)
     return table
+
+
+def table_revoke_invitation(*, table: Table, user: Any) -> None:
+    """The owner revokes the table's invitation link: a new link replaces it,
+    and whoever came in through the old one (and is not seated) no longer
+    sees the table."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        if table.owner_id != user.pk:
+            raise GameError("Only the table's creator can revoke its invitation link.")
+        table.invite_token = new_invite_token()
+        table.save(update_fields=["invite_token", "updated"])
+        _after_lobby_change(table)  # open pages re-check who may watch
 
 
 def _open_table_for_update(table_id: int) -> Table:
@@ -262,7 +258,7 @@ def game_rematch(*, table: Table, user: Any) -> Game:
     """A new game at a finished table, same seats (any seated player may ask)."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
-        if seat_of(table, user) is None:
+        if access.seat_of(table, user) is None:
             raise GameError("Only the players at this table can start a rematch.")
         last = table.games.order_by("-number").first()
         if last is None or last.status != Game.Status.FINISHED:
@@ -407,25 +403,56 @@ def _deadline(game: Game, now: datetime.datetime) -> datetime.datetime | None:
     return start + datetime.timedelta(seconds=seconds)
 
 
-def game_act(
-    *,
-    game_id: int,
-    version: int,
-    action: dict[str, Any],
-    user: Any = None,
-    bot_seat: int | None = None,
-    timeout_seat: int | None = None,
-) -> MoveResult:
-    """Apply one move exactly once, for a person (`user`), a bot (`bot_seat`),
-    or the medium bot on a person's behalf after their time ran out
-    (`timeout_seat`; the action is marked `"auto": true` in the hand record).
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who makes a move: a person (`user`), the bot seated at `seat`, or the
+    medium bot moving for the person at `seat` whose time ran out. Build it
+    with `Actor.person`, `Actor.bot` or `Actor.timeout`."""
 
-    Raises GameError (nothing changed) for a stale version, a wrong seat, a
-    move out of turn or an illegal action; the message says why.
+    kind: str
+    user: Any = None
+    seat: int | None = None
+
+    @classmethod
+    def person(cls, user: Any) -> Actor:
+        return cls("person", user=user)
+
+    @classmethod
+    def bot(cls, seat: int) -> Actor:
+        return cls("bot", seat=seat)
+
+    @classmethod
+    def timeout(cls, seat: int) -> Actor:
+        return cls("timeout", seat=seat)
+
+    def seat_at(self, game: Game, seats: dict[int, Seat]) -> int:
+        """The seat this actor moves for; raises GameError if it may not."""
+        if self.kind == "person":
+            own = access.seat_of(game.table, self.user)
+            if own is None:
+                raise GameError("You are not playing at this table.")
+            return own
+        assert self.seat is not None
+        if self.kind == "bot":
+            if not seats[self.seat].is_bot:
+                raise GameError("That seat is not a bot's.")
+            return self.seat
+        if seats[self.seat].is_bot or game.deadline is None or game.deadline > timezone.now():
+            raise GameError("That seat has not run out of time.")
+        return self.seat
+
+
+def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor) -> MoveResult:
+    """Apply one move exactly once, for `actor` (a person, a bot, or the medium
+    bot after a person's time ran out: that move is marked `"auto": true` in
+    the hand record).
+
+    `action` holds only the fields its type has (HAND_RECORD.md); the seat is
+    the actor's. Raises GameError (nothing changed) for a stale version, a
+    wrong seat, a move out of turn or an illegal action; the message says why.
     """
-    if not isinstance(action, dict):
+    if not isinstance(action, dict) or "seat" in action:
         raise GameError("That is not a move.")
-    extra: dict[str, Any] = {}
     with transaction.atomic():
         game = (
             Game.objects.select_for_update()
@@ -437,20 +464,7 @@ def game_act(
         )
         table = game.table
         seats = {s.position: s for s in table.seats.all()}
-        if bot_seat is not None:
-            seat = bot_seat
-            if not seats[seat].is_bot:
-                raise GameError("That seat is not a bot's.")
-        elif timeout_seat is not None:
-            seat = timeout_seat
-            if seats[seat].is_bot or game.deadline is None or game.deadline > timezone.now():
-                raise GameError("That seat has not run out of time.")
-            extra = {"auto": True}
-        else:
-            own = seat_of(table, user)
-            if own is None:
-                raise GameError("You are not playing at this table.")
-            seat = own
+        seat = actor.seat_at(game, seats)
         if game.status == Game.Status.FINISHED:
             raise GameError("The game is over.")
         if version != game.version:
@@ -462,25 +476,14 @@ def game_act(
         assert hand is not None
         if state.current is None or state.current.to_act != seat:
             raise GameError("It is not your turn.")
-        kind = action.get("type")
-        if kind == "dummy" and action.get("keep") is None:
-            if hand.dummy_taken:
-                raise GameError("Choose the five cards to keep.")
-            legal = engine.legal_actions(state.current)
-            if not any(a.type == "dummy" for a in legal):
-                raise GameError("Only the maker may use the dummy, right after trump is fixed.")
-            hand.dummy_taken = True
-            hand.save(update_fields=["dummy_taken"])
-            new_state = state
-        else:
-            if hand.dummy_taken and kind != "dummy" and state.current.phase == "maker_choice":
-                raise GameError("You chose to use the dummy: choose the five cards to keep.")
-            try:
-                act = Action.from_dict({**action, **extra, "seat": seat})
-                new_state = engine.game_apply(state, act)
-            except EngineError as exc:
-                raise GameError(str(exc)) from None
-            new_state, hand = _store_move(game, hand, new_state)
+        try:
+            act = Action.from_dict({**action, "seat": seat}, strict=True)
+            if actor.kind == "timeout":
+                act = dataclasses.replace(act, extra={"auto": True})
+            new_state = engine.game_apply(state, act)
+        except EngineError as exc:
+            raise GameError(str(exc)) from None
+        new_state, hand = _store_move(game, hand, new_state)
         _set_turn(game, new_state)
         updated = Game.objects.filter(pk=game.pk, version=version).update(
             version=F("version") + 1,
@@ -497,11 +500,11 @@ def game_act(
             raise StaleVersion("Someone moved first; here is the table as it stands now.")
         game.version = version + 1
         game.scores = list(new_state.scores)
-        _STATE_CACHE[_cache_key(game)] = new_state
+        transaction.on_commit(partial(_cache_put, _cache_key(game), new_state))
         if game.status == Game.Status.FINISHED:
             Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
             table.status = Table.Status.FINISHED
-        _count_timeouts(seats[seat], timed_out=timeout_seat is not None, person=bot_seat is None)
+        _count_timeouts(seats[seat], timed_out=actor.kind == "timeout", person=actor.kind != "bot")
         # The rows loaded under the lock are the committed ones: the broadcast
         # renders from them instead of reading them again.
         _after_move(game, new_state, hand)

@@ -13,8 +13,10 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from games import engine
+
 from . import presence, realtime, services
-from .models import Game, Hand, Seat, Table
+from .models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -26,30 +28,22 @@ def bot_action(level: str, view: dict[str, Any], rng: random.Random) -> dict[str
     return bots.choose_action(level, view, rng)
 
 
-def _turn(game_id: int, version: int) -> tuple[Game, Seat, Hand] | str:
-    """The game, the seat to act and the current hand row, if the game is
-    still at `version` (the game and its table come with the hand: one query)."""
-    hand = (
-        Hand.objects.select_related("game__table")
-        .filter(game_id=game_id)
-        .order_by("-number")
-        .first()
-    )
-    game = hand.game if hand is not None else None  # a game always has a hand
+def _turn(game_id: int, version: int) -> tuple[Game, Seat] | str:
+    """The game and the seat to act, if the game is still at `version`."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None or game.version != version or game.status != Game.Status.PLAYING:
         return "stale"
     if game.to_act is None:
         return "no turn"
-    assert hand is not None
-    return game, game.table.seats.select_related("user").get(position=game.to_act), hand
+    return game, game.table.seats.select_related("user").get(position=game.to_act)
 
 
-def _play(game: Game, seat: Seat, hand: Hand, level: str, **actor: int) -> str:
-    state = services.game_state(game)
-    view = services.seat_view(game, state, seat.position, hand)
+def _play(game: Game, seat: Seat, level: str, actor: services.Actor) -> str:
+    view = engine.game_view(services.game_state(game), seat.position)
     action = bot_action(level, view, random.Random(secrets.randbits(64)))
+    action.pop("seat", None)  # the actor's seat: game_act takes the move without it
     try:
-        services.game_act(game_id=game.pk, version=game.version, action=action, **actor)
+        services.game_act(game_id=game.pk, version=game.version, action=action, actor=actor)
     except services.GameError as exc:
         log.info("move for game %s v%s not applied: %s", game.pk, game.version, exc.message)
         return "refused"
@@ -62,10 +56,10 @@ def play_bot_turn(game_id: int, version: int) -> str:
     turn = _turn(game_id, version)
     if isinstance(turn, str):
         return turn
-    game, seat, hand = turn
+    game, seat = turn
     if not seat.is_bot:
         return "not a bot"
-    return _play(game, seat, hand, seat.bot_level, bot_seat=seat.position)
+    return _play(game, seat, seat.bot_level, services.Actor.bot(seat.position))
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -74,12 +68,12 @@ def play_timeout(game_id: int, version: int) -> str:
     turn = _turn(game_id, version)
     if isinstance(turn, str):
         return turn
-    game, seat, hand = turn
+    game, seat = turn
     if seat.is_bot:
         return "a bot's turn"
     if game.deadline is None or game.deadline > timezone.now():
         return "not yet"
-    result = _play(game, seat, hand, "medium", timeout_seat=seat.position)
+    result = _play(game, seat, "medium", services.Actor.timeout(seat.position))
     if result == "played" and seat.user is not None:
         seat.refresh_from_db()
         text = f"Your time ran out in {game.table.name}: the medium bot moved for you."

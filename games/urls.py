@@ -15,6 +15,7 @@ urlpatterns = [
     path("tables/<int:table_id>/autopilot/", views.table_autopilot, name="autopilot"),
     path("vacation/", views.vacation, name="vacation"),
     path("invite/<str:token>/", views.invite, name="invite"),
+    path("tables/<int:table_id>/invite/revoke/", views.table_revoke_invite, name="revoke_invite"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/mine/", views.my_games, name="my_games"),
 ]

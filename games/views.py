@@ -20,7 +20,7 @@ from django_ratelimit.core import is_ratelimited
 from euchre_site.downloads import json_attachment
 from games import engine
 
-from . import realtime, selectors, services
+from . import access, realtime, selectors, services
 from .forms import TableForm
 from .models import Game, Table
 
@@ -31,17 +31,11 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _may_see(request: HtmxHttpRequest, table: Table) -> bool:
-    if table.visibility == Table.Visibility.PUBLIC:
-        return True
-    return services.seat_of(table, request.user) is not None or table.pk in request.session.get(
-        "invited", []
-    )
-
-
 def _table_or_404(request: HtmxHttpRequest, table_id: int) -> Table:
-    table = get_object_or_404(Table.objects.select_related("owner"), pk=table_id)
-    if not _may_see(request, table):
+    table = get_object_or_404(
+        Table.objects.select_related("owner").prefetch_related("seats"), pk=table_id
+    )
+    if not access.may_view(request.user, table, request.session):
         raise Http404("No such table")
     return table
 
@@ -51,7 +45,7 @@ def _table_html(request: HtmxHttpRequest, table: Table, message: str = "") -> st
         pk=table.pk
     )  # fresh seats
     game = realtime.latest_game(table)
-    seat = services.seat_of(table, request.user)
+    seat = access.seat_of(table, request.user)
     return realtime.render_table(table, game, seat, message=message, user=request.user)
 
 
@@ -134,11 +128,15 @@ def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """An invitation link: lets this user see (and join) the private table."""
-    table = get_object_or_404(Table, invite_token=token)
-    invited = request.session.get("invited", [])
-    if table.pk not in invited:
-        request.session["invited"] = [*invited, table.pk][-50:]
+    """An invitation link: lets this user see (and join) the private table,
+    until its game has ended or its owner revokes the link."""
+    table = get_object_or_404(Table, invite_token=token[:64])
+    try:
+        access.admit_invited(table, request.session)
+    except access.InvitationClosed:
+        if access.may_view(request.user, table, request.session):
+            return redirect(table)  # already in: the link changes nothing
+        return render(request, "games/invitation_closed.html", status=410)
     return redirect(table)
 
 
@@ -181,6 +179,11 @@ def table_post(
 
 
 @table_post
+def table_revoke_invite(request: HtmxHttpRequest, table: Table) -> None:
+    services.table_revoke_invitation(table=table, user=request.user)
+
+
+@table_post
 def table_join(request: HtmxHttpRequest, table: Table) -> None:
     services.table_join(table=table, user=request.user, position=_position(request))
 
@@ -216,21 +219,37 @@ def table_autopilot(request: HtmxHttpRequest, table: Table) -> None:
     )
 
 
+NOT_A_MOVE = "That is not a move."
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a move can hold")
+
+
 def parse_action(post: Any) -> tuple[dict[str, Any], int]:
-    """The move and the version it was made on, from the posted form."""
+    """The move and the version it was made on, from the posted form.
+
+    The action is a small JSON object (no NaN or Infinity); its fields are
+    checked against its type by the engine (`Action.from_dict(strict=True)`).
+    The seat is the signed-in player's, never the form's.
+    """
     raw = post.get("action", "")
-    if not raw or len(raw) > MAX_ACTION_CHARS:
-        raise services.GameError("That is not a move.")
+    version_text = post.get("version", "")
+    if not raw or len(raw) > MAX_ACTION_CHARS or len(version_text) > 12:
+        raise services.GameError(NOT_A_MOVE)
     try:
-        action = json.loads(raw)
-        version = int(post.get("version", ""))
-    except ValueError:
-        raise services.GameError("That is not a move.") from None
+        action = json.loads(raw, parse_constant=_reject_constant)
+        version = int(version_text)
+    except (ValueError, RecursionError):
+        raise services.GameError(NOT_A_MOVE) from None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise services.GameError("That is not a move.")
-    action.pop("seat", None)  # the seat is the signed-in player's, never the form's
+        raise services.GameError(NOT_A_MOVE)
+    if "seat" in action:
+        raise services.GameError("A move cannot name its seat: it is always your own.")
     keep = post.getlist("keep")
-    if action["type"] == "dummy" and keep:
+    if keep:
+        if action["type"] != "dummy" or "keep" in action:
+            raise services.GameError(NOT_A_MOVE)
         if len(keep) != 5:
             raise services.GameError(f"Keep exactly five cards (you chose {len(keep)}).")
         action["keep"] = keep
@@ -243,14 +262,16 @@ def table_act(request: HtmxHttpRequest, table: Table) -> None:
     if game is None:
         raise services.GameError("The game has not started yet.")
     action, version = parse_action(request.POST)
-    services.game_act(game_id=game.pk, version=version, action=action, user=request.user)
+    services.game_act(
+        game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)
+    )
 
 
 @login_required
 def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """A finished game's full record (HAND_RECORD.md), for its players."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
-    if services.seat_of(game.table, request.user) is None:
+    if not access.may_view_game_records(request.user, game.table):
         raise Http404("No such game")
     if game.status != Game.Status.FINISHED:
         return JsonResponse(

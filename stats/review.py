@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games import bots, engine
+from games import access, bots, engine
 from games.models import Hand
 
 from .models import Review
@@ -23,13 +23,6 @@ class ReviewError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-def _seat_of(hand: Hand, user_id: int) -> int | None:
-    for s in hand.game.table.seats.all():
-        if s.user_id == user_id:
-            return s.position
-    return None
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -52,7 +45,7 @@ def decisions_of(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str,
             v = engine.view(state, seat)
             if len(v["legal_actions"]) > 1:
                 out.append((i, a, state))
-        state = engine.apply(state, engine.Action.from_dict(a))
+        state = engine.apply_recorded(state, engine.Action.from_dict(a))
     return out
 
 
@@ -60,7 +53,7 @@ def review_request(*, hand: Hand, user: Any) -> Review:
     """Queue a review of `user`'s decisions in a finished hand they played."""
     if hand.result is None or not hand.result.get("complete"):
         raise ReviewError("Only finished hands can be reviewed.")
-    seat = _seat_of(hand, user.pk)
+    seat = access.seat_of(hand.game.table, user)
     if seat is None:
         raise ReviewError("You did not play this hand.")
     try:
@@ -110,13 +103,15 @@ def agreement_progress(*, user: Any) -> dict[str, int]:
 
 
 def run(*, review_id: int) -> str:
-    review = Review.objects.select_related("hand__game__table").filter(pk=review_id).first()
+    review = (
+        Review.objects.select_related("hand__game__table", "user").filter(pk=review_id).first()
+    )
     if review is None or review.status == Review.Status.DONE:
         return "nothing to do"
     hand = review.hand
     if hand.result is None or not hand.result.get("complete"):
         return "not over"
-    seat = _seat_of(hand, review.user_id)
+    seat = access.seat_of(hand.game.table, review.user)
     if seat is None:
         return "not a player"
     todo = decisions_of(hand.record, seat)

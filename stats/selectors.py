@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from games import access
 from games.models import Game, Hand, Table
 
 from .facts import rules_label
@@ -209,17 +210,14 @@ def finished_hand_for(user: Any, hand_id: int) -> Hand | None:
     )
     if hand is None:
         return None
-    table = hand.game.table
-    seated = user.is_authenticated and table.seats.filter(user=user).exists()
-    return hand if seated else None
+    return hand if access.may_view_game_records(user, hand.game.table) else None
 
 
 def game_for(user: Any, game_id: int) -> Game | None:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return None
-    seated = user.is_authenticated and game.table.seats.filter(user=user).exists()
-    return game if seated else None
+    return game if access.may_view_game_records(user, game.table) else None
 
 
 def history(user: Any, filters: dict[str, str]) -> QuerySet[HandFact]:

@@ -56,15 +56,17 @@ def play_one(
     table = game.table
     state = state_of(game)
     seat = to_act(game)
-    hand = services.current_hand_row(game)
-    view = services.seat_view(game, state, seat, hand)
+    view = engine.game_view(state, seat)
     legal = view["legal_actions"]
     preferred = [a for a in legal if a["type"] == prefer]
     action = dict(preferred[0] if preferred else (rng or random.Random(game.version)).choice(legal))
-    if view.get("exchange_cards"):
-        action["keep"] = view["exchange_cards"][:5]
+    if view["exchange"]:
+        action["keep"] = view["exchange"][:5]
     action.pop("seat", None)
     services.game_act(
-        game_id=game.pk, version=game.version, action=action, user=players(table)[seat]
+        game_id=game.pk,
+        version=game.version,
+        action=action,
+        actor=services.Actor.person(players(table)[seat]),
     )
     return action

@@ -44,7 +44,14 @@ def race(calls: list[Any]) -> list[str]:
 def test_twenty_simultaneous_submissions_of_one_move_apply_it_once(game: Game) -> None:
     user = players(game.table)[to_act(game)]
     outcomes = race(
-        [lambda: services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=user)]
+        [
+            lambda: services.game_act(
+                game_id=game.pk,
+                version=1,
+                action={"type": "pass"},
+                actor=services.Actor.person(user),
+            )
+        ]
         * 20
     )
     assert outcomes.count("applied") == 1 and outcomes.count("stale") == 19
@@ -60,10 +67,16 @@ def test_two_seats_moving_at_once_only_the_one_to_act_counts(game: Game) -> None
     outcomes = race(
         [
             lambda: services.game_act(
-                game_id=game.pk, version=1, action={"type": "pass"}, user=seated[seat]
+                game_id=game.pk,
+                version=1,
+                action={"type": "pass"},
+                actor=services.Actor.person(seated[seat]),
             ),
             lambda: services.game_act(
-                game_id=game.pk, version=1, action={"type": "pass"}, user=seated[other]
+                game_id=game.pk,
+                version=1,
+                action={"type": "pass"},
+                actor=services.Actor.person(seated[other]),
             ),
         ]
     )
@@ -98,7 +111,10 @@ def test_a_time_out_racing_the_players_own_move_and_bot_tasks_make_one_move(alic
             lambda: results.append(("timeout", tasks.play_timeout(game.pk, version))),
             lambda: results.append(("bot", tasks.play_bot_turn(game.pk, version))),
             lambda: services.game_act(
-                game_id=game.pk, version=version, action={"type": "pass"}, user=alice
+                game_id=game.pk,
+                version=version,
+                action={"type": "pass"},
+                actor=services.Actor.person(alice),
             ),
         ]
         * 3

@@ -50,7 +50,10 @@ def test_every_seat_and_a_spectator_get_each_move(game: Game, outsider: Any) -> 
             assert version_of(await ws.receive_from(timeout=5)) == 1
         seat = await sync_to_async(to_act)(game)
         await sync_to_async(services.game_act)(
-            game_id=game.pk, version=1, action={"type": "pass"}, user=seated[seat]
+            game_id=game.pk,
+            version=1,
+            action={"type": "pass"},
+            actor=services.Actor.person(seated[seat]),
         )
         for ws in sockets:
             frame = await ws.receive_from(timeout=5)
@@ -77,7 +80,10 @@ def test_a_page_that_missed_a_move_is_resynced_by_its_heartbeat(game: Game, sett
         await sync_to_async(cache.clear)()
         seat = await sync_to_async(to_act)(game)
         await sync_to_async(services.game_act)(
-            game_id=game.pk, version=1, action={"type": "pass"}, user=seated[seat]
+            game_id=game.pk,
+            version=1,
+            action={"type": "pass"},
+            actor=services.Actor.person(seated[seat]),
         )
         assert version_of(await ws.receive_from(timeout=5)) == 2
         await ws.disconnect()
@@ -137,7 +143,7 @@ def test_seat_changes_and_the_start_reach_an_open_table_page(
         seat = await sync_to_async(to_act)(game)
         who = {0: alice, 1: bob, 2: carol}[seat]
         await sync_to_async(services.game_act)(
-            game_id=game.pk, version=1, action={"type": "pass"}, user=who
+            game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(who)
         )
         frame = await ws.receive_from(timeout=5)
         assert version_of(frame) == 2

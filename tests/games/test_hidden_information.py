@@ -36,7 +36,7 @@ ALL_CARDS = [r + s for r in "789TJQKA" for s in "CDHS"] + ["JK"]
 NAMES = {engine.card_name(c): c for c in ALL_CARDS if c != "JK"}
 
 
-def known_cards(state: GameState, seat: int | None, dummy_taken: bool) -> set[str]:
+def known_cards(state: GameState, seat: int | None) -> set[str]:
     """The cards `seat` may know now in the hand in play, from the full state."""
     hand = state.hands[-1]
     record = engine.hand_to_record(hand)
@@ -51,7 +51,7 @@ def known_cards(state: GameState, seat: int | None, dummy_taken: bool) -> set[st
             known.update(record["deal"]["dummy"])
     if seat is not None:
         known.update(record["deal"]["hands"][seat])  # what it was dealt (its own, played or not)
-        if dummy_taken and hand.to_act == seat and hand.phase == "maker_choice":
+        if hand.to_act == seat and hand.phase == "dummy_keep":
             known.update(record["deal"]["dummy"])
         if record["dealer"] == seat and hand.up_card_taken:
             known.add(record["deal"]["kitty"][0])
@@ -104,8 +104,6 @@ def play_and_check(
         for _ in range(2000):
             g = await sync_to_async(Game.objects.select_related("table").get)(pk=game.pk)
             state = await sync_to_async(services.game_state)(g)
-            hand_row = await sync_to_async(services.current_hand_row)(g)
-            assert hand_row is not None
             finished = sum(1 for h in state.hands if h.over)
             # The one frame each viewer gets per move (a snapshot on connecting), then its page.
             for v, ws in sockets.items():
@@ -114,7 +112,7 @@ def play_and_check(
                 if v is not None:
                     page = await sync_to_async(clients[v].get)(table.get_absolute_url())
                     frames.append(page.content.decode())
-                allowed = known_cards(state, v, hand_row.dummy_taken)
+                allowed = known_cards(state, v)
                 for html in frames:
                     leaked = cards_in(html, finished) - allowed
                     assert not leaked, (
@@ -125,12 +123,12 @@ def play_and_check(
                 break
             assert state.current is not None and state.current.to_act is not None
             seat = state.current.to_act
-            view = await sync_to_async(services.seat_view)(g, state, seat, hand_row)
+            view = engine.game_view(state, seat)
             action = dict(rng.choice(view["legal_actions"]))
             action.pop("seat")
             data: dict[str, Any] = {"version": str(g.version)}
-            if view["exchange_cards"]:
-                data["keep"] = rng.sample(view["exchange_cards"], 5)
+            if view["exchange"]:
+                data["keep"] = rng.sample(view["exchange"], 5)
                 action = {"type": "dummy"}
             data["action"] = json.dumps(action)
             response = await sync_to_async(clients[seat].post)(

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games import engine, services
 from games.models import Game, Hand, Seat, Table
 
 from .conftest import open_table, play_one, players, state_of, to_act
@@ -97,7 +97,10 @@ def test_it_rejects_a_stale_version_and_changes_nothing(game: Game) -> None:
     user = players(game.table)[seat]
     with pytest.raises(services.StaleVersion):
         services.game_act(
-            game_id=game.pk, version=game.version - 1, action={"type": "pass"}, user=user
+            game_id=game.pk,
+            version=game.version - 1,
+            action={"type": "pass"},
+            actor=services.Actor.person(user),
         )
     game.refresh_from_db()
     assert game.version == 1
@@ -107,9 +110,13 @@ def test_it_rejects_a_stale_version_and_changes_nothing(game: Game) -> None:
 def test_the_same_move_twice_is_applied_once(game: Game) -> None:
     seat = to_act(game)
     user = players(game.table)[seat]
-    services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=user)
+    services.game_act(
+        game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(user)
+    )
     with pytest.raises(services.StaleVersion):
-        services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=user)
+        services.game_act(
+            game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(user)
+        )
     assert len(game.hands.get().record["actions"]) == 1
 
 
@@ -117,13 +124,21 @@ def test_it_rejects_a_move_out_of_turn(game: Game) -> None:
     seat = (to_act(game) + 1) % 3
     with pytest.raises(services.GameError, match="It is not your turn"):
         services.game_act(
-            game_id=game.pk, version=1, action={"type": "pass"}, user=players(game.table)[seat]
+            game_id=game.pk,
+            version=1,
+            action={"type": "pass"},
+            actor=services.Actor.person(players(game.table)[seat]),
         )
 
 
 def test_it_rejects_someone_not_seated(game: Game, outsider: Any) -> None:
     with pytest.raises(services.GameError, match="not playing at this table"):
-        services.game_act(game_id=game.pk, version=1, action={"type": "pass"}, user=outsider)
+        services.game_act(
+            game_id=game.pk,
+            version=1,
+            action={"type": "pass"},
+            actor=services.Actor.person(outsider),
+        )
 
 
 def test_an_illegal_action_says_why_and_changes_nothing(game: Game) -> None:
@@ -131,22 +146,37 @@ def test_an_illegal_action_says_why_and_changes_nothing(game: Game) -> None:
     user = players(game.table)[seat]
     with pytest.raises(services.GameError) as err:
         services.game_act(
-            game_id=game.pk, version=1, action={"type": "play", "card": "9C"}, user=user
+            game_id=game.pk,
+            version=1,
+            action={"type": "play", "card": "9C"},
+            actor=services.Actor.person(user),
         )
     assert err.value.message
     with pytest.raises(services.GameError):
-        services.game_act(game_id=game.pk, version=1, action={"type": "fly"}, user=user)
+        services.game_act(
+            game_id=game.pk, version=1, action={"type": "fly"}, actor=services.Actor.person(user)
+        )
     game.refresh_from_db()
     assert game.version == 1
 
 
-def test_the_seat_in_a_posted_move_is_ignored(game: Game) -> None:
+def test_a_move_naming_a_seat_or_carrying_other_fields_is_refused(game: Game) -> None:
     seat = to_act(game)
     user = players(game.table)[seat]
-    services.game_act(
-        game_id=game.pk, version=1, action={"type": "pass", "seat": (seat + 1) % 3}, user=user
-    )
-    assert game.hands.get().record["actions"][0]["seat"] == seat
+    before = game.hands.get().record
+    for action, message in (
+        ({"type": "pass", "seat": (seat + 1) % 3}, "That is not a move."),
+        ({"type": "pass", "auto": True}, "The move 'pass' has no field 'auto'"),
+        ({"type": "pass", "note": "x"}, "The move 'pass' has no field 'note'"),
+        ({"type": "order", "card": "9C"}, "The move 'order' has no field 'card'"),
+    ):
+        with pytest.raises(services.GameError) as err:
+            services.game_act(
+                game_id=game.pk, version=1, action=action, actor=services.Actor.person(user)
+            )
+        assert err.value.message == message
+    game.refresh_from_db()
+    assert game.version == 1 and game.hands.get().record == before
 
 
 def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None:
@@ -157,23 +187,31 @@ def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None
         state = state_of(game)
     maker = to_act(game)
     user = players(game.table)[maker]
-    hand = services.current_hand_row(game)
-    assert hand is not None
-    assert services.seat_view(game, state, maker, hand)["exchange_cards"] is None
-    services.game_act(game_id=game.pk, version=game.version, action={"type": "dummy"}, user=user)
+    assert engine.game_view(state, maker)["exchange"] is None
+    services.game_act(
+        game_id=game.pk,
+        version=game.version,
+        action={"type": "dummy"},
+        actor=services.Actor.person(user),
+    )
     game.refresh_from_db()
-    hand.refresh_from_db()
-    assert hand.dummy_taken
-    view = services.seat_view(game, state_of(game), maker, hand)
-    ten = view["exchange_cards"]
+    assert game.hands.get(number=0).record["actions"][-1] == {"seat": maker, "type": "dummy"}
+    view = engine.game_view(state_of(game), maker)
+    ten = view["exchange"]
     assert len(ten) == 10
-    assert services.seat_view(game, state_of(game), (maker + 1) % 3, hand)["exchange_cards"] is None
-    with pytest.raises(services.GameError, match="choose the five cards"):
+    assert engine.game_view(state_of(game), (maker + 1) % 3)["exchange"] is None
+    with pytest.raises(services.GameError, match=r"^Choose the five cards to keep$"):
         services.game_act(
-            game_id=game.pk, version=game.version, action={"type": "alone"}, user=user
+            game_id=game.pk,
+            version=game.version,
+            action={"type": "alone"},
+            actor=services.Actor.person(user),
         )
     services.game_act(
-        game_id=game.pk, version=game.version, action={"type": "dummy", "keep": ten[5:]}, user=user
+        game_id=game.pk,
+        version=game.version,
+        action={"type": "dummy", "keep": ten[5:]},
+        actor=services.Actor.person(user),
     )
     last = game.hands.get(number=0).record["actions"][-1]
     assert last["type"] == "dummy" and sorted(last["keep"]) == sorted(ten[5:])
@@ -195,7 +233,10 @@ def test_a_whole_game_is_played_and_finished_through_the_service(game: Game, ali
     assert all(h.result is not None for h in hands)
     with pytest.raises(services.GameError, match="The game is over"):
         services.game_act(
-            game_id=game.pk, version=game.version, action={"type": "pass"}, user=alice
+            game_id=game.pk,
+            version=game.version,
+            action={"type": "pass"},
+            actor=services.Actor.person(alice),
         )
     rematch = services.game_rematch(table=game.table, user=alice)
     assert rematch.number == 2 and rematch.status == Game.Status.PLAYING

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import engine, services
 from games.models import Game, Table
 
 from .conftest import open_table, players, to_act
@@ -128,9 +128,7 @@ def test_only_legal_actions_are_offered(game: Game) -> None:
         json.loads(v.replace("&quot;", '"'))
         for v in re.findall(r'name="action" value="([^"]+)"', html)
     ]
-    view = services.seat_view(
-        game, services.game_state(game), seat, services.current_hand_row(game)
-    )
+    view = engine.game_view(services.game_state(game), seat)
     assert sorted(json.dumps(a, sort_keys=True) for a in offered) == sorted(
         json.dumps(a, sort_keys=True) for a in view["legal_actions"]
     )

@@ -31,7 +31,7 @@ is exclusive (a nested phase's time is not counted in the outer one):
 
     task load        games.tasks._turn: the game row and the seat to act
     game state       services.game_state (cached per version, or rebuilt)
-    seat views       services.seat_view (the bot's, and one per rendered viewer)
+    seat views       engine.game_view (the bot's, and one per rendered viewer)
     bot decision     games.tasks.bot_action
     game_act         services.game_act: the transaction, engine, record save, commit
     celery enqueue   Task.apply_async (the next bot move, stats tasks)
@@ -259,11 +259,11 @@ def instrument(timer: PhaseTimer) -> None:
     from celery.app.task import Task
 
     from euchre_site import push
-    from games import presenters, realtime, services, tasks
+    from games import engine, presenters, realtime, services, tasks
 
     timer.wrap(tasks, "_turn", "task load")
     timer.wrap(services, "game_state", "game state")
-    timer.wrap(services, "seat_view", "seat views")
+    timer.wrap(engine, "game_view", "seat views")
     timer.wrap(tasks, "bot_action", "bot decision")
     timer.wrap(services, "game_act", "game_act")
     timer.wrap(Task, "apply_async", "celery enqueue")

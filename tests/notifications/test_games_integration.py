@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from games import engine
 from games import services as game_services
 from games.models import Game, Seat, Table
 from notifications.models import Notification
@@ -46,12 +47,15 @@ def test_a_start_and_a_move_tell_the_right_people_once(
     mailoutbox.clear()
     state = game_services.game_state(game)
     assert state.current is not None
-    legal = game_services.seat_view(game, state, game.to_act, game_services.current_hand_row(game))[
-        "legal_actions"
-    ]
+    legal = engine.game_view(state, game.to_act)["legal_actions"]
     action = {k: v for k, v in legal[0].items() if k != "seat"}
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.game_act(game_id=game.pk, version=game.version, action=action, user=first)
+        game_services.game_act(
+            game_id=game.pk,
+            version=game.version,
+            action=action,
+            actor=game_services.Actor.person(first),
+        )
     game.refresh_from_db()
     assert game.to_act is not None
     second = Seat.objects.get(table=table, position=game.to_act).user

@@ -1,0 +1,74 @@
+"""Who may see what: the one home of every access check on tables and games.
+
+Pages, websockets, record downloads and replays all ask here, so the checks
+cannot drift apart again (an invited viewer's page once loaded over HTTP
+while its websocket was refused).
+
+- `seat_of(table, user)`: the seat a signed-in user holds at a table, or None.
+- `may_view(user, table, session)`: whether a user may watch a table: every
+  public table; a private one if they are seated there, or their session
+  holds the table's current invitation.
+- `may_view_game_records(user, table)`: a game's records and replays are
+  for its players.
+
+An invitation is the table's `invite_token`. Following the link stores the
+token in the session (`admit_invited`); it admits new viewers only while the
+game has not ended, and the owner can revoke it (`Table.invite_token` is
+replaced, so every session holding the old one loses its access at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from .models import Table
+
+SESSION_KEY = "invitations"  # {str(table id): token}
+MAX_INVITATIONS_IN_SESSION = 50
+
+
+def seat_of(table: Table, user: Any) -> int | None:
+    """The seat `user` holds at `table` (uses the table's prefetched seats)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in table.seats.all():
+        if seat.user_id == user.pk:
+            return seat.position
+    return None
+
+
+def _invited(table: Table, session: MutableMapping[str, Any] | None) -> bool:
+    if session is None:
+        return False
+    token = (session.get(SESSION_KEY) or {}).get(str(table.pk))
+    return isinstance(token, str) and token == table.invite_token
+
+
+def may_view(user: Any, table: Table, session: MutableMapping[str, Any] | None) -> bool:
+    """Whether `user` (with this HTTP or websocket `session`) may watch `table`."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if table.visibility == Table.Visibility.PUBLIC:
+        return True
+    return seat_of(table, user) is not None or _invited(table, session)
+
+
+def may_view_game_records(user: Any, table: Table) -> bool:
+    """Records, replays and reviews of a table's games are for its players."""
+    return seat_of(table, user) is not None
+
+
+class InvitationClosed(Exception):
+    """The invitation no longer admits new viewers (its game has ended)."""
+
+
+def admit_invited(table: Table, session: MutableMapping[str, Any]) -> None:
+    """Remember in the session that it followed `table`'s invitation link."""
+    if table.status == Table.Status.FINISHED:
+        raise InvitationClosed
+    held = dict(session.get(SESSION_KEY) or {})
+    held.pop(str(table.pk), None)
+    held[str(table.pk)] = table.invite_token
+    # Oldest first: keep the newest few.
+    session[SESSION_KEY] = dict(list(held.items())[-MAX_INVITATIONS_IN_SESSION:])
