@@ -11,7 +11,7 @@ help:
 	@echo "make run   - install if needed, migrate, start web + worker + beat (+ embedded Redis) on http://127.0.0.1:8000"
 	@echo "make run-scaled - the scaled-out mode: PostgreSQL, Redis, two web processes (:8000, :8001), two workers, beat"
 	@echo "make test  - install if needed, then the whole test suite (browser and scaled-out tests included)"
-	@echo "make lint  - ruff (lint + format check) and mypy"
+	@echo "make lint  - ruff (lint + format check), mypy and import-linter's layering contracts"
 
 # Django 6 needs Python 3.12+; scripts/find-python finds one (PYTHON=... overrides).
 $(BIN)/python:
@@ -74,6 +74,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) var

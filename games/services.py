@@ -24,9 +24,8 @@ from django.utils import timezone
 
 from games import engine
 from games.engine import Action, EngineError, GameState, Rules
-from stats import tasks as stats_tasks
 
-from . import access
+from . import access, signals
 from .models import BOT_LEVELS, Game, Hand, Seat, Table, new_invite_token
 
 MAX_NAME = 60
@@ -538,7 +537,9 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> tuple[GameState, Ha
         hand.result = engine.result(done)
         hand.finished = timezone.now()
         fields += ["result", "finished"]
-        transaction.on_commit(partial(stats_tasks.hand_finished.delay, hand.pk), robust=True)
+        transaction.on_commit(
+            partial(signals.hand_finished.send, sender=Hand, hand_id=hand.pk), robust=True
+        )
     hand.save(update_fields=fields)
     if not done.over:
         return state, hand
@@ -546,7 +547,9 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> tuple[GameState, Ha
         game.status = Game.Status.FINISHED
         game.winner = state.winner
         game.finished = timezone.now()
-        transaction.on_commit(partial(stats_tasks.game_finished.delay, game.pk), robust=True)
+        transaction.on_commit(
+            partial(signals.game_finished.send, sender=Game, game_id=game.pk), robust=True
+        )
         return state, hand
     # Deal the next hand right away; the table shows the last hand's summary beside it.
     next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))

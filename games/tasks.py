@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine
 
-from . import presence, realtime, services
+from . import presence, realtime, services, signals
 from .models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -165,8 +165,5 @@ def tell_players(game_id: int, version: int) -> str:
 
 
 def notify_user(user: Any, kind: str, game: Game, text: str, turn_key: str | None) -> None:
-    from notifications.services import notify
-
-    notify(
-        user=user, kind=kind, game=game, text=text, url=game.get_absolute_url(), turn_key=turn_key
-    )
+    """Announce it; the notifications app listens (games does not import it)."""
+    signals.tell.send(sender=Game, user=user, kind=kind, game=game, text=text, turn_key=turn_key)

@@ -9,8 +9,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.signals import user_logged_out
-from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -201,13 +199,12 @@ def _session_endpoints(request: HttpRequest, *, add: str = "", remove: str = "")
     request.session[PUSH_SESSION_KEY] = endpoints[-5:]
 
 
-@receiver(user_logged_out, dispatch_uid="notifications.push_forget_on_logout")
-def _forget_push_on_logout(
+def forget_push_on_logout(
     sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
 ) -> None:
     """Log-out ends this browser's push for the account: someone else may use it next.
 
-    Connected here because the log-out request's URLconf imports this module.
+    Connected to `user_logged_out` in NotificationsConfig.ready.
     """
     if request is None or user is None or not hasattr(request, "session"):
         return

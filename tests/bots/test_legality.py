@@ -126,6 +126,7 @@ def test_the_maker_chooses_before_seeing_the_dummy_then_keeps_five(
         if state.over:
             continue
         seat = state.to_act
+        assert seat is not None
         choice = choose_action(level, view(state, seat), random.Random(1))
         assert choice in ({"seat": seat, "type": "alone"}, {"seat": seat, "type": "dummy"})
         state = apply(state, Action(seat, "dummy"))
