@@ -20,6 +20,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games import engine
+from games.engine import GameView
 
 from .models import Game, Hand, Table
 
@@ -115,7 +116,7 @@ def _button(label: str, action: dict[str, Any], style: str = "") -> dict[str, An
     return {"label": label, "action": json.dumps(action, separators=(",", ":")), "style": style}
 
 
-def _buttons(view: dict[str, Any]) -> list[dict[str, Any]]:
+def _buttons(view: GameView) -> list[dict[str, Any]]:
     """Labels for the non-card legal actions, named for the seat's position."""
     out = []
     phase = view["phase"]
@@ -142,13 +143,13 @@ def _buttons(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _hand_cards(view: dict[str, Any]) -> list[dict[str, Any]]:
+def _hand_cards(view: GameView) -> list[dict[str, Any]]:
     hand = view["hand"] or []
     plays = {a["card"]: a for a in view["legal_actions"] if a["type"] == "play"}
     return [card(c, plays.get(c)) for c in hand]
 
 
-def _discard_choices(view: dict[str, Any]) -> list[dict[str, Any]]:
+def _discard_choices(view: GameView) -> list[dict[str, Any]]:
     """The dealer's pick-up: each of the six cards, clickable to discard it."""
     picks = [a for a in view["legal_actions"] if a["type"] == "pickup"]
     return [card(a["discard"], a, verb="Pick up and discard") for a in picks]
@@ -161,7 +162,7 @@ def _trick(names: dict[int, str], cards: list[list[Any]]) -> list[dict[str, Any]
 def table_context(
     game: Game | None,
     table: Table,
-    view: dict[str, Any] | None,
+    view: GameView | None,
     hand: Hand | None,
     user: Any = None,
 ) -> dict[str, Any]:
@@ -269,7 +270,7 @@ def _auto_note(hand: Hand | None, names: dict[int, str]) -> str:
     return ""
 
 
-def _dummy_text(view: dict[str, Any], maker: str | None) -> str:
+def _dummy_text(view: GameView, maker: str | None) -> str:
     if view["phase"] in (None, "over"):
         return ""
     if view["maker"] is not None and view["maker"] in view["alone"]:
@@ -279,34 +280,39 @@ def _dummy_text(view: dict[str, Any], maker: str | None) -> str:
     return "5 cards face down"
 
 
-def _phase_text(view: dict[str, Any], names: dict[int, str]) -> str:
+def _phase_text(view: GameView, names: dict[int, str]) -> str:
     if view["over"]:
         return "The game is over."
-    phase = view["phase"]
-    if view["to_act"] is not None and view["to_act"] == view["seat"]:
+    phase = view["phase"] or ""
+    to_act = view["to_act"]
+    if to_act is None:
+        return ""
+    if to_act == view["seat"]:
         return {
             "joker_suit": "The Joker was turned up: as the dealer, name the suit it stands for.",
-            "bid1": f"First round: {view['call_name'].lower()} or pass.",
+            "bid1": f"First round: {(view['call_name'] or '').lower()} or pass.",
             "dealer_pickup": "Pick up the up card (choose your discard) or leave it.",
             "bid2": "Second round: name trump or pass.",
             "maker_choice": "You are the maker: use the dummy or go alone.",
+            "dummy_keep": "You took the dummy: choose the five cards to keep.",
             "defender_alone": "Defend alone, or play with your partner for this hand.",
             "play": "Play a card.",
         }.get(phase, "")
-    who = names.get(view["to_act"], "")
+    who = names.get(to_act, "")
     return {
         "joker_suit": f"The Joker was turned up: {who} (the dealer) names the suit it stands for.",
         "bid1": f"First round of bidding: {who} to order it up or pass.",
         "dealer_pickup": f"{who} (the dealer) picks up the up card or leaves it.",
         "bid2": f"Second round of bidding: {who} to name trump or pass.",
         "maker_choice": f"{who} (the maker) uses the dummy or goes alone.",
+        "dummy_keep": f"{who} (the maker) took the dummy and keeps five of the ten cards.",
         "defender_alone": f"{who} may defend alone.",
         "play": f"{who} to play.",
     }.get(phase, "")
 
 
 def _hand_summary(
-    last: dict[str, Any] | None, names: dict[int, str], hand_number: int, view: dict[str, Any]
+    last: dict[str, Any] | None, names: dict[int, str], hand_number: int, view: GameView
 ) -> dict[str, Any] | None:
     """The end-of-hand summary: maker, trump, tricks, points, the whole deal."""
     if not last:

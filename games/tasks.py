@@ -21,7 +21,7 @@ from .models import Game, Seat, Table
 log = logging.getLogger(__name__)
 
 
-def bot_action(level: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def bot_action(level: str, view: engine.GameView, rng: random.Random) -> dict[str, Any]:
     """Ask the seat's bot for one of the view's legal actions."""
     from games import bots
 

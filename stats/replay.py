@@ -60,7 +60,7 @@ def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> di
                 "sitting_out": pub["sitting_out"] == s,
                 "tricks": pub["tricks_won"][s],
                 "to_act": pub["to_act"] == s,
-                "cards": [card(c) for c in views[s]["hand"]],
+                "cards": [card(c) for c in views[s]["hand"] or []],
                 "dealt": [card(c) for c in deal["hands"][s]],
             }
         )

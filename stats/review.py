@@ -103,9 +103,7 @@ def agreement_progress(*, user: Any) -> dict[str, int]:
 
 
 def run(*, review_id: int) -> str:
-    review = (
-        Review.objects.select_related("hand__game__table", "user").filter(pk=review_id).first()
-    )
+    review = Review.objects.select_related("hand__game__table", "user").filter(pk=review_id).first()
     if review is None or review.status == Review.Status.DONE:
         return "nothing to do"
     hand = review.hand

@@ -24,6 +24,7 @@ fraction of samples in which it was best.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from . import easy, hard, medium
@@ -35,7 +36,7 @@ __all__ = ["LEVELS", "analyse", "choose_action"]
 
 
 def choose_action(
-    level: str, view: dict[str, Any], rng: random.Random, *, budget_ms: int | None = None
+    level: str, view: Mapping[str, Any], rng: random.Random, *, budget_ms: int | None = None
 ) -> Action:
     """The bot's action for the seat of `view` (which must be the seat to act)."""
     if level not in LEVELS:
@@ -53,7 +54,7 @@ def choose_action(
 
 
 def analyse(
-    view: dict[str, Any], rng: random.Random, budget_ms: int | None = None
+    view: Mapping[str, Any], rng: random.Random, budget_ms: int | None = None
 ) -> list[dict[str, Any]]:
     """The hard bot's ranking of the legal actions (best first)."""
     k = Knowledge.from_view(view)

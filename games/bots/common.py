@@ -8,6 +8,7 @@ where the dealer's up card is. Every bot starts here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,7 +124,7 @@ class Knowledge:
     voids: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> Knowledge:
+    def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
         """Read a seat's view (hand view or game view)."""
         rules = view.get("rules") or {}
         deck = str(rules.get("deck", "24"))

@@ -9,6 +9,7 @@ from .actions import Action
 from .cards import card_name, effective_suit, suit_name, trick_winner
 from .game import (
     GameState,
+    GameView,
     game_apply,
     game_from_record,
     game_result,
@@ -31,14 +32,16 @@ from .hand import (
 )
 from .records import apply_recorded, hand_from_record, hand_to_record, replay_hand
 from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
-from .views import view
+from .views import HandView, view
 
 __all__ = [
     "Action",
     "ActionList",
     "EngineError",
     "GameState",
+    "GameView",
     "HandState",
+    "HandView",
     "IllegalAction",
     "MalformedAction",
     "Phase",

@@ -9,7 +9,7 @@ from .actions import Action
 from .hand import HandState, apply, new_hand, points
 from .records import _replay, hand_to_record
 from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
-from .views import view
+from .views import HandView, view
 
 GAME_FORMAT = "euchre3-game/1"
 _GAME_KEYS = ("format", "target", "rules", "first_dealer", "hands")
@@ -163,7 +163,20 @@ def game_apply(game: GameState, action: Action) -> GameState:
     return _with_hand(game, (*game._hands[:-1], apply(cur, action)))
 
 
-def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
+class GameView(HandView):
+    """`game_view`'s answer: the current (or last) hand's view and the game's public facts."""
+
+    scores: list[int]
+    target: int
+    hand_number: int
+    over: bool
+    winner: int | None
+    first_dealer: int
+    next_dealer: int | None
+    last_hand: dict[str, Any] | None
+
+
+def game_view(game: GameState, seat: int | None) -> GameView:
     """The current (or last) hand's `view` plus the game's public facts.
 
     Added keys: scores, target, hand_number (hands dealt so far), over,
@@ -178,7 +191,8 @@ def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
         lh = done[-1]
         lv = v if lh is hands[-1] else view(lh, seat)
         last = {"dealer": lh.dealer, "result": lv["result"], "deal": lv["deal"]}
-    v.update(
+    return GameView(
+        **v,
         scores=list(game._scores),
         target=game._target,
         hand_number=len(hands),
@@ -188,10 +202,9 @@ def game_view(game: GameState, seat: int | None) -> dict[str, Any]:
         next_dealer=game.next_dealer,
         last_hand=last,
     )
-    return v
 
 
-def _empty_view(game: GameState, seat: int | None) -> dict[str, Any]:
+def _empty_view(game: GameState, seat: int | None) -> HandView:
     return {
         "seat": seat,
         "rules": game._rules.to_dict(),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .cards import CARD_STRS, SUITS, cards_of, sort_key
 from .hand import (
@@ -17,6 +17,41 @@ from .hand import (
     legal_actions,
     result,
 )
+
+
+class HandView(TypedDict):
+    """What one seat (or a spectator, seat None) sees of a hand: `view`'s answer.
+
+    Card lists are in display order; see `view` for each key's meaning.
+    """
+
+    seat: int | None
+    rules: dict[str, Any]
+    dealer: int | None
+    phase: str | None
+    to_act: int | None
+    hand: list[str] | None
+    hand_counts: list[int]
+    up_card: str | None
+    up_card_taken: bool | None
+    up_suit: str | None
+    joker_suit: str | None
+    maker: int | None
+    trump: str | None
+    alone: list[int]
+    sitting_out: int | None
+    dummy: list[str] | None
+    my_discards: list[str]
+    history: list[dict[str, Any]]
+    tricks: list[dict[str, Any]]
+    current_trick: list[list[Any]]
+    leader: int | None
+    tricks_won: list[int]
+    legal_actions: list[dict[str, Any]]
+    exchange: list[str] | None
+    call_name: str | None
+    result: dict[str, Any] | None
+    deal: dict[str, Any] | None
 
 
 def _sorted(cards: list[int], trump: int | None) -> list[str]:
@@ -44,7 +79,7 @@ def _public_action(d: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     return d
 
 
-def view(state: HandState, seat: int | None) -> dict[str, Any]:
+def view(state: HandState, seat: int | None) -> HandView:
     """Everything `seat` may see now (None: a spectator), as a JSON-ready dict.
 
     Keys:
