@@ -1,5 +1,7 @@
 from django import forms
 
+from games import engine
+
 from .models import BOT_LEVELS, DECKS, MOVE_TIMES, Table
 
 SEAT_CHOICES = [("", "Open for a player"), *BOT_LEVELS]
@@ -8,7 +10,12 @@ SEAT_CHOICES = [("", "Open for a player"), *BOT_LEVELS]
 class TableForm(forms.Form):
     name = forms.CharField(max_length=60, initial="Cutthroat table")
     deck = forms.ChoiceField(choices=DECKS, initial="24")
-    target = forms.IntegerField(min_value=5, max_value=25, initial=10, label="Play to (points)")
+    target = forms.IntegerField(
+        min_value=engine.TARGET_MIN,
+        max_value=engine.TARGET_MAX,
+        initial=engine.TARGET_DEFAULT,
+        label="Play to (points)",
+    )
     stick_the_dealer = forms.BooleanField(
         required=False, label="Stick the dealer (the dealer must name trump if all pass twice)"
     )

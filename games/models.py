@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from games.engine import Rules
+from games.engine import TARGET_DEFAULT, Rules
 
 BOT_LEVELS = [("easy", "Easy bot"), ("medium", "Medium bot"), ("hard", "Hard bot")]
 MOVE_TIMES = [(3600, "1 hour"), (12 * 3600, "12 hours"), (86400, "1 day"), (3 * 86400, "3 days")]
@@ -45,7 +45,7 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables"
     )
     rules = models.JSONField(default=dict)  # Rules.to_dict(): every table option of RULES.md
-    target = models.PositiveSmallIntegerField(default=10)
+    target = models.PositiveSmallIntegerField(default=TARGET_DEFAULT)
     mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.LIVE)
     move_seconds = models.PositiveIntegerField(choices=MOVE_TIMES, null=True, blank=True)
     visibility = models.CharField(

@@ -121,8 +121,12 @@ def table_create(
         rules_obj = Rules.from_dict(rules)
     except EngineError as exc:
         raise GameError(str(exc)) from None
-    if not 5 <= target <= 25:
-        raise GameError("The target must be between 5 and 25 points.")
+    try:
+        engine.check_target(target)
+    except EngineError:
+        raise GameError(
+            f"The target must be between {engine.TARGET_MIN} and {engine.TARGET_MAX} points."
+        ) from None
     if mode not in Table.Mode.values:
         raise GameError("Choose live or by turns.")
     if mode == Table.Mode.TURNS:

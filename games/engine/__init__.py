@@ -31,10 +31,23 @@ from .hand import (
     result,
 )
 from .records import apply_recorded, hand_from_record, hand_to_record, replay_hand
-from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
+from .rules import (
+    TARGET_DEFAULT,
+    TARGET_MAX,
+    TARGET_MIN,
+    EngineError,
+    IllegalAction,
+    MalformedAction,
+    RecordError,
+    Rules,
+    check_target,
+)
 from .views import HandView, view
 
 __all__ = [
+    "TARGET_DEFAULT",
+    "TARGET_MAX",
+    "TARGET_MIN",
     "Action",
     "ActionList",
     "EngineError",
@@ -51,6 +64,7 @@ __all__ = [
     "apply_recorded",
     "call_name",
     "card_name",
+    "check_target",
     "effective_suit",
     "game_apply",
     "game_from_record",

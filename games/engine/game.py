@@ -8,7 +8,15 @@ from typing import Any
 from .actions import Action
 from .hand import HandState, apply, new_hand, points
 from .records import _replay, hand_to_record
-from .rules import EngineError, IllegalAction, MalformedAction, RecordError, Rules
+from .rules import (
+    TARGET_DEFAULT,
+    EngineError,
+    IllegalAction,
+    MalformedAction,
+    RecordError,
+    Rules,
+    check_target,
+)
 from .views import HandView, view
 
 GAME_FORMAT = "euchre3-game/1"
@@ -53,7 +61,7 @@ class GameState:
 
     @property
     def target(self) -> int:
-        """Score to reach (5-25)."""
+        """Score to reach (TARGET_MIN to TARGET_MAX)."""
         return self._target
 
     @property
@@ -109,15 +117,9 @@ def _decide(scores: tuple[int, int, int], target: int) -> int | None:
     return None
 
 
-def _check_target(target: Any) -> int:
-    if type(target) is not int or not 5 <= target <= 25:
-        raise MalformedAction("target must be a whole number from 5 to 25")
-    return target
-
-
-def new_game(rules: Rules, target: int = 10, first_dealer: int = 0) -> GameState:
+def new_game(rules: Rules, target: int = TARGET_DEFAULT, first_dealer: int = 0) -> GameState:
     """A game with no hand dealt yet."""
-    _check_target(target)
+    check_target(target)
     if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
         raise MalformedAction("first_dealer must be 0, 1 or 2")
     return GameState(rules, target, first_dealer)
@@ -264,7 +266,7 @@ def _replay_game(
     if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
         return None, _fault(None, f"format must be {GAME_FORMAT!r}")
     try:
-        target = _check_target(record.get("target", 10))
+        target = check_target(record.get("target", TARGET_DEFAULT))
     except EngineError as e:
         return None, _fault(None, e.reason)
     raw_rules = record.get("rules", {})

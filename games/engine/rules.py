@@ -31,6 +31,17 @@ class RecordError(EngineError):
 
 
 DECKS = ("24", "32", "25")
+# The game's target score (RULES.md "Goal"): its one home.
+TARGET_MIN, TARGET_DEFAULT, TARGET_MAX = 5, 10, 25
+
+
+def check_target(target: Any) -> int:
+    """The target if it is a whole number from TARGET_MIN to TARGET_MAX; else MalformedAction."""
+    if type(target) is not int or not TARGET_MIN <= target <= TARGET_MAX:
+        raise MalformedAction(f"target must be a whole number from {TARGET_MIN} to {TARGET_MAX}")
+    return target
+
+
 RULE_KEYS = ("deck", "stick_the_dealer", "second_round_turned_suit", "lone_maker_march")
 KITTY_SIZE = {"24": 4, "32": 12, "25": 5}
 
