@@ -32,14 +32,29 @@ MAX_NAME = 60
 
 
 class GameError(Exception):
-    """A request that changes nothing; `message` is what the player reads."""
+    """A request that changes nothing; `message` is what the player reads and
+    `status` the HTTP status that answers it (400: not allowed as asked)."""
+
+    status = 400
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class StaleVersion(GameError):
+class Forbidden(GameError):
+    """Not this person's to do (403)."""
+
+    status = 403
+
+
+class Conflict(GameError):
+    """The table is not in the state the request expects (409)."""
+
+    status = 409
+
+
+class StaleVersion(Conflict):
     pass
 
 
@@ -161,7 +176,7 @@ def table_revoke_invitation(*, table: Table, user: Any) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if table.owner_id != user.pk:
-            raise GameError("Only the table's creator can revoke its invitation link.")
+            raise Forbidden("Only the table's creator can revoke its invitation link.")
         table.invite_token = new_invite_token()
         table.save(update_fields=["invite_token", "updated"])
         _after_lobby_change(table)  # open pages re-check who may watch
@@ -170,7 +185,7 @@ def table_revoke_invitation(*, table: Table, user: Any) -> None:
 def _open_table_for_update(table_id: int) -> Table:
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status != Table.Status.OPEN:
-        raise GameError("The game at this table has already started.")
+        raise Conflict("The game at this table has already started.")
     return table
 
 
@@ -179,12 +194,12 @@ def table_join(*, table: Table, user: Any, position: int) -> Game | None:
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.seats.filter(user=user).exists():
-            raise GameError("You already have a seat at this table.")
+            raise Conflict("You already have a seat at this table.")
         updated = Seat.objects.filter(
             table=table, position=position, user__isnull=True, bot_level=""
         ).update(user=user)
         if not updated:
-            raise GameError("That seat is taken.")
+            raise Conflict("That seat is taken.")
         return _start_if_full(table)
 
 
@@ -193,7 +208,7 @@ def table_leave(*, table: Table, user: Any) -> None:
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if not Seat.objects.filter(table=table, user=user).update(user=None):
-            raise GameError("You are not seated at this table.")
+            raise Forbidden("You are not seated at this table.")
         if not table.seats.filter(user__isnull=False).exists():
             _after_lobby_change(table)  # open pages learn that the table is gone
             table.delete()
@@ -208,20 +223,20 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.owner_id != user.pk:
-            raise GameError("Only the table's creator can seat bots.")
+            raise Forbidden("Only the table's creator can seat bots.")
         if level:
             updated = Seat.objects.filter(
                 table=table, position=position, user__isnull=True, bot_level=""
             ).update(bot_level=level)
             if not updated:
-                raise GameError("That seat is taken.")
+                raise Conflict("That seat is taken.")
             return _start_if_full(table)
         if (
             not Seat.objects.filter(table=table, position=position)
             .exclude(bot_level="")
             .update(bot_level="")
         ):
-            raise GameError("There is no bot in that seat.")
+            raise Conflict("There is no bot in that seat.")
         _after_lobby_change(table)
         return None
 
@@ -262,14 +277,14 @@ def game_rematch(*, table: Table, user: Any) -> Game:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if access.seat_of(table, user) is None:
-            raise GameError("Only the players at this table can start a rematch.")
+            raise Forbidden("Only the players at this table can start a rematch.")
         last = table.games.order_by("-number").first()
         if last is None or last.status != Game.Status.FINISHED:
-            raise GameError("The current game is not finished yet.")
+            raise Conflict("The current game is not finished yet.")
         try:
             return _game_start(table, last.number + 1)
         except IntegrityError:
-            raise GameError("A rematch has already started.") from None
+            raise Conflict("A rematch has already started.") from None
 
 
 def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
@@ -282,11 +297,11 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
             Game.objects.select_for_update().filter(table=table, status=Game.Status.PLAYING).first()
         )
         if game is None:
-            raise GameError("There is no game under way at this table.")
+            raise Conflict("There is no game under way at this table.")
         if not Seat.objects.filter(table=table, user=user).update(
             bot_level=level, away=False, timeouts_in_row=0
         ):
-            raise GameError("You are not playing at this table.")
+            raise Forbidden("You are not playing at this table.")
         _seat_changed(game)
 
 
@@ -333,7 +348,7 @@ def vacation_start(*, user: Any, days: int, now: datetime.datetime | None = None
     14 a calendar year)."""
     now = now or timezone.now()
     if user.on_vacation(now):
-        raise GameError("You are already on vacation.")
+        raise Conflict("You are already on vacation.")
     left = user.vacation_days_left(now)
     if not 1 <= days <= left:
         raise GameError(
@@ -352,7 +367,7 @@ def vacation_end(*, user: Any, now: datetime.datetime | None = None) -> None:
     """Come back early; the whole days not used are given back."""
     now = now or timezone.now()
     if not user.on_vacation(now):
-        raise GameError("You are not on vacation.")
+        raise Conflict("You are not on vacation.")
     with transaction.atomic():
         unused = (user.vacation_until - now).days
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
@@ -433,15 +448,15 @@ class Actor:
         if self.kind == "person":
             own = access.seat_of(game.table, self.user)
             if own is None:
-                raise GameError("You are not playing at this table.")
+                raise Forbidden("You are not playing at this table.")
             return own
         assert self.seat is not None
         if self.kind == "bot":
             if not seats[self.seat].is_bot:
-                raise GameError("That seat is not a bot's.")
+                raise Forbidden("That seat is not a bot's.")
             return self.seat
         if seats[self.seat].is_bot or game.deadline is None or game.deadline > timezone.now():
-            raise GameError("That seat has not run out of time.")
+            raise Forbidden("That seat has not run out of time.")
         return self.seat
 
 
@@ -469,7 +484,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
         seats = {s.position: s for s in table.seats.all()}
         seat = actor.seat_at(game, seats)
         if game.status == Game.Status.FINISHED:
-            raise GameError("The game is over.")
+            raise Conflict("The game is over.")
         if version != game.version:
             raise StaleVersion(
                 "The table changed before your move arrived; here it is as it stands now."
@@ -478,7 +493,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
         hand = current_hand_row(game)
         assert hand is not None
         if state.current is None or state.current.to_act != seat:
-            raise GameError("It is not your turn.")
+            raise Conflict("It is not your turn.")
         try:
             act = Action.from_dict({**action, "seat": seat}, strict=True)
             if actor.kind == "timeout":

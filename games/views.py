@@ -49,13 +49,32 @@ def _table_html(request: HtmxHttpRequest, table: Table, message: str = "") -> st
     return realtime.render_table(table, game, seat, message=message, user=request.user)
 
 
-def _respond(request: HtmxHttpRequest, table: Table, message: str = "") -> HttpResponse:
-    """htmx gets the table partial; a plain form post goes back to the page."""
+REFUSED_HEADER = "X-Table-Refused"
+
+
+def _respond(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+    """Done: htmx gets the table partial; a plain form post goes back to the page."""
     if request.htmx:
-        return HttpResponse(_table_html(request, table, message))
-    if message:
-        messages.error(request, message)
+        return HttpResponse(_table_html(request, table))
     return redirect(table)
+
+
+def _refuse(request: HtmxHttpRequest, table: Table, exc: services.GameError) -> HttpResponse:
+    """Nothing changed: the table as it stands with the reason, under the
+    error's 4xx status. htmx swaps it in all the same (site.js, on the
+    REFUSED_HEADER); a plain form post gets the whole page."""
+    html = _table_html(request, table, exc.message)
+    if request.htmx:
+        response = HttpResponse(html, status=exc.status)
+    else:
+        response = render(
+            request,
+            "games/table_page.html",
+            {"table": table, "table_html": html},
+            status=exc.status,
+        )
+    response[REFUSED_HEADER] = "1"
+    return response
 
 
 @login_required
@@ -150,6 +169,10 @@ def _position(request: HtmxHttpRequest) -> int:
     return position
 
 
+class TooManyMoves(services.GameError):
+    status = 429
+
+
 def table_post(
     handler: Callable[[HtmxHttpRequest, Table], HttpResponse | None],
 ) -> Callable[[HtmxHttpRequest, int], HttpResponse]:
@@ -169,10 +192,10 @@ def table_post(
                 rate=settings.TABLE_POST_RATE,
                 increment=True,
             ):
-                raise services.GameError("Too many moves at once: wait a moment and try again.")
+                raise TooManyMoves("Too many moves at once: wait a moment and try again.")
             response = handler(request, table)
         except services.GameError as exc:
-            return _respond(request, table, exc.message)
+            return _refuse(request, table, exc)
         return response or _respond(request, table)
 
     return view
@@ -260,7 +283,7 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
 def table_act(request: HtmxHttpRequest, table: Table) -> None:
     game = realtime.latest_game(table)
     if game is None:
-        raise services.GameError("The game has not started yet.")
+        raise services.Conflict("The game has not started yet.")
     action, version = parse_action(request.POST)
     services.game_act(
         game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)

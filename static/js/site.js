@@ -1,4 +1,15 @@
 // Small progressive enhancements; every page works without them.
+
+// A refused move answers 4xx with the table as it stands and the reason
+// (games.views._refuse marks it): swap it in like any other answer.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr.status >= 400 && xhr.status < 500 && xhr.getResponseHeader("X-Table-Refused")) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
+
 document.addEventListener("htmx:responseError", (event) => {
   const box = document.getElementById("messages");
   if (!box) return;

@@ -173,8 +173,15 @@ def test_a_stale_move_shows_the_current_table_and_a_message(game: Game) -> None:
         ({"action": '{"type":"pass"}', "version": "x"}, "That is not a move."),
         ({"action": "[1,2]", "version": "1"}, "That is not a move."),
         ({"action": "x" * 5000, "version": "1"}, "That is not a move."),
-        ({"action": '{"type":"play","card":"ZZ"}', "version": "1"}, ""),
-        ({"action": '{"type":"launch"}', "version": "1"}, ""),
+        ({"action": '{"type":"play","card":"ZZ"}', "version": "1"}, "not a card: &#x27;ZZ&#x27;"),
+        ({"action": '{"type":"launch"}', "version": "1"}, "unknown action type &#x27;launch&#x27;"),
+        ({"action": '{"type":"pass","x":NaN}', "version": "1"}, "That is not a move."),
+        ({"action": '{"type":"pass","x":-Infinity}', "version": "1"}, "That is not a move."),
+        (
+            {"action": '{"type":"pass"}', "version": "99999999999999999999999"},
+            "That is not a move.",
+        ),
+        ({"action": '{"type":"pass"}', "version": "²"}, "That is not a move."),
     ],
 )
 def test_bad_moves_change_nothing_and_say_why(
@@ -184,21 +191,22 @@ def test_bad_moves_change_nothing_and_say_why(
     client = logged_in(players(game.table)[seat])
     response = client.post(reverse("games:act", args=[game.table_id]), data, headers=HTMX)
     html = response.content.decode()
-    assert response.status_code == 200 and 'role="alert"' in html
-    assert message in html
+    assert response.status_code == 400 and response["X-Table-Refused"] == "1"
+    assert f'<p class="message error" role="alert">{message}</p>' in html
     game.refresh_from_db()
     assert game.version == 1
 
 
-def test_a_plain_form_post_without_htmx_redirects_back_with_a_message(game: Game) -> None:
+def test_a_plain_form_post_without_htmx_gets_the_page_with_the_reason(game: Game) -> None:
     seat = to_act(game)
     client = logged_in(players(game.table)[(seat + 1) % 3])
     response = client.post(
         reverse("games:act", args=[game.table_id]), {"action": '{"type":"pass"}', "version": "1"}
     )
-    assert response.status_code == 302
-    page = client.get(response["Location"]).content.decode()
-    assert "It is not your turn." in page
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert '<p class="message error" role="alert">It is not your turn.</p>' in page
+    assert "<html" in page and 'ws-connect="/ws/tables/' in page
 
 
 def test_the_game_record_is_for_players_of_finished_games(game: Game, outsider: Any) -> None:
