@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.cards import CARD_INDEX, CARD_STRS, JOKER, SUIT_MASK, SUITS, cards_of
+from games.engine.rules import hand_points, opening_lead
 
 from . import heuristics as H
 from . import medium
@@ -64,24 +65,6 @@ class Tally:
 
 
 # --- scoring -----------------------------------------------------------------
-
-
-def hand_points(
-    maker_tricks: int, maker: int, maker_alone: bool, defender_alone: bool, lone_march: int
-) -> list[int]:
-    """Points of each seat when the maker takes `maker_tricks` (RULES.md scoring)."""
-    pts = [0, 0, 0]
-    if maker_tricks >= 3:
-        if maker_tricks == 5:
-            pts[maker] = lone_march if maker_alone else 3
-        else:
-            pts[maker] = 1
-    else:
-        each = 4 if defender_alone and maker_tricks == 0 else 2
-        for s in range(3):
-            if s != maker:
-                pts[s] = each
-    return pts
 
 
 def utility(pts: list[int], me: int, scores: list[int], target: int) -> float:
@@ -306,7 +289,7 @@ def _rank_play(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[
     values: dict[int, float] = {}
     for thr in (0, 1, 3, 5):
         values[thr] = utility(
-            hand_points(thr, maker, maker_alone, def_alone, k.lone_march),
+            hand_points(maker, thr, maker_alone, def_alone, k.lone_march),
             k.seat,
             k.scores,
             k.target,
@@ -672,21 +655,14 @@ class _Sim:
             return utility([0, 0, 0], k.seat, k.scores, k.target)
         maker = self.maker
         out = self.sitting_out
-        if not self.alone:
-            lead = (self.dealer + 1) % 3
-        elif len(self.alone) == 1:
-            lead = (self.alone[0] + 1) % 3
-            if lead == out:
-                lead = (lead + 1) % 3
-        else:
-            lead = next(s for s in self.alone if s != maker)
+        lead = opening_lead(self.dealer, maker, self.alone, out)
         hands = list(self.hands)
         if out is not None:
             hands[out] = 0
         def_alone = any(s != maker for s in self.alone)
         solver = Solver(self.trump, maker, out)
         T = solve_bucket(solver, hands, lead, [], 0, def_alone)
-        pts = hand_points(T, maker, maker in self.alone, def_alone, k.lone_march)
+        pts = hand_points(maker, T, maker in self.alone, def_alone, k.lone_march)
         return utility(pts, k.seat, k.scores, k.target)
 
 

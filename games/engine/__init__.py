@@ -41,6 +41,8 @@ from .rules import (
     RecordError,
     Rules,
     check_target,
+    hand_points,
+    opening_lead,
 )
 from .views import HandView, view
 
@@ -73,10 +75,12 @@ __all__ = [
     "game_to_record",
     "game_view",
     "hand_from_record",
+    "hand_points",
     "hand_to_record",
     "legal_actions",
     "new_game",
     "new_hand",
+    "opening_lead",
     "points",
     "replay",
     "replay_game",

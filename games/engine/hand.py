@@ -33,7 +33,7 @@ from .cards import (
     deck_cards,
     sort_key,
 )
-from .rules import IllegalAction, MalformedAction, Rules
+from .rules import IllegalAction, MalformedAction, Rules, hand_points, opening_lead
 
 
 class Phase(StrEnum):
@@ -875,7 +875,7 @@ def _apply_defender(s: HandState, a: Action, t: str) -> HandState:
 
 
 def _start_play(n: HandState, i: _Info) -> None:
-    """Fix who plays and who leads (RULES.md "The opening lead")."""
+    """Fix who plays and who leads."""
     out = i.sitting_out
     if out is None:
         i.n_active = 3
@@ -884,12 +884,7 @@ def _start_play(n: HandState, i: _Info) -> None:
         i.n_active = 2
         nxt = [(s + 1) % 3 if (s + 1) % 3 != out else (s + 2) % 3 for s in range(3)]
         i.next_seat = (nxt[0], nxt[1], nxt[2])
-    if not i.alone:
-        lead = (i.dealer + 1) % 3
-    elif len(i.alone) == 1:
-        lead = i.next_seat[i.alone[0]]
-    else:
-        lead = next(s for s in i.alone if s != i.maker)
+    lead = opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
     n._phase = P_PLAY
     n._to_act = lead
     n._leader = lead
@@ -951,20 +946,13 @@ def points(state: HandState) -> list[int]:
     if state._phase != P_OVER or i.maker is None:
         return [0, 0, 0]
     maker = i.maker
-    won = state._won[maker]
-    pts = [0, 0, 0]
-    if won >= 3:
-        if won == 5:
-            pts[maker] = i.rules.lone_maker_march if maker in i.alone else 3
-        else:
-            pts[maker] = 1
-    else:
-        defender_alone = any(s != maker for s in i.alone)
-        each = 4 if defender_alone and won == 0 else 2
-        for s in range(3):
-            if s != maker:
-                pts[s] = each
-    return pts
+    return hand_points(
+        maker,
+        state._won[maker],
+        maker in i.alone,
+        any(s != maker for s in i.alone),
+        i.rules.lone_maker_march,
+    )
 
 
 def result(state: HandState) -> dict[str, Any]:

@@ -94,3 +94,38 @@ class Rules:
     def kitty_size(self) -> int:
         """Cards left in the kitty after the deal (the up card included)."""
         return KITTY_SIZE[self.deck]
+
+
+# Rules that need no state: the scoring table and the opening lead (the bots use them too).
+
+
+def hand_points(
+    maker: int, maker_tricks: int, maker_alone: bool, defender_alone: bool, lone_maker_march: int
+) -> list[int]:
+    """The scoring table: points of each seat when the maker took `maker_tricks`."""
+    pts = [0, 0, 0]
+    if maker_tricks >= 3:
+        if maker_tricks == 5:
+            pts[maker] = lone_maker_march if maker_alone else 3
+        else:
+            pts[maker] = 1
+    else:
+        each = 4 if defender_alone and maker_tricks == 0 else 2
+        for s in range(3):
+            if s != maker:
+                pts[s] = each
+    return pts
+
+
+def opening_lead(
+    dealer: int, maker: int, alone: tuple[int, ...] | list[int], sitting_out: int | None
+) -> int:
+    """Who leads the first trick (docs/rules.md "Play"): left of the dealer when
+    nobody is alone; the first active player left of a lone player; the lone
+    defender when the maker and a defender are both alone."""
+    if not alone:
+        return (dealer + 1) % 3
+    if len(alone) == 1:
+        lead = (alone[0] + 1) % 3
+        return (lead + 1) % 3 if lead == sitting_out else lead
+    return next(s for s in alone if s != maker)

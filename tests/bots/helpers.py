@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import hand_from_record, view
+from games.engine import HandView, hand_from_record, view
 
 
 def record(
@@ -41,7 +41,7 @@ def record(
     }
 
 
-def seat_view(rec: dict[str, Any], seat: int) -> dict[str, Any]:
+def seat_view(rec: dict[str, Any], seat: int) -> HandView:
     """The view of `seat` after the record's actions."""
     return view(hand_from_record(rec), seat)
 

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from games.bots import choose_action
+from games.engine import HandView
 
 from .helpers import plays, record, seat_view
 
@@ -16,7 +17,7 @@ SMART = ("medium", "hard")
 ROUND1_PASS = [(1, "pass", None), (2, "pass", None), (0, "pass", None)]
 
 
-def _partner_ace_view() -> dict:
+def _partner_ace_view() -> HandView:
     rec = record(
         0,
         ["9H TH QH 9C 9D", "AS KS AC KC AD", "9S JH AH KH TS"],
@@ -50,7 +51,7 @@ def test_duck_view_is_what_we_think() -> None:
     assert sorted(a["card"] for a in v["legal_actions"]) == ["AS", "QS"]
 
 
-def _duck_view() -> dict:
+def _duck_view() -> HandView:
     rec = record(
         0,
         ["AS QS 9H TH 9C", "KS AC KC AD TS", "9S JH AH KH QH"],
@@ -76,7 +77,7 @@ def test_a_defender_ducks_when_the_partner_has_won(level: str, small_budget: Non
         assert choose_action(level, v, random.Random(seed))["card"] == "QS"
 
 
-def _lone_maker_view() -> dict:
+def _lone_maker_view() -> HandView:
     # Dealer 0 picks up the right bower (JH) and goes alone; seat 1 leads.
     rec = record(
         0,
@@ -107,7 +108,7 @@ def test_it_does_not_lead_trump_to_a_lone_maker_with_the_right_bower(
         assert a["card"] not in ("9H", "TH"), a
 
 
-def _last_two_view() -> dict:
+def _last_two_view() -> HandView:
     # Spades trump, seat 1 the maker with one trick; seat 2 showed out of diamonds.
     rec = record(
         0,

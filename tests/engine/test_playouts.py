@@ -100,7 +100,7 @@ def check_invariants(s: HandState) -> None:
             leaked = set(CARD_TOKEN.findall(text)) - _knowable(s, seat)
             assert not leaked, (seat, leaked)
         if seat is not None:
-            assert sorted(sv["hand"]) == sorted(s.hand_of(seat))
+            assert sorted(sv["hand"] or []) == sorted(s.hand_of(seat))
     if s.over:
         assert v["deal"] is not None and v["result"] == result(s)
 

@@ -198,7 +198,7 @@ def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None
     assert game.hands.get(number=0).record["actions"][-1] == {"seat": maker, "type": "dummy"}
     view = engine.game_view(state_of(game), maker)
     ten = view["exchange"]
-    assert len(ten) == 10
+    assert ten is not None and len(ten) == 10
     assert engine.game_view(state_of(game), (maker + 1) % 3)["exchange"] is None
     with pytest.raises(services.GameError, match=r"^Choose the five cards to keep$"):
         services.game_act(
