@@ -1,4 +1,4 @@
-"""Records offered as downloads (HAND_RECORD.md JSON)."""
+"""Records offered as downloads (docs/hand-record.md JSON)."""
 
 from __future__ import annotations
 

@@ -125,7 +125,7 @@ def redis_settings(url: str) -> dict[str, object]:
     return {
         "REDIS_URL": url,
         # The pub/sub layer broadcasts about twice as fast as the list-based one
-        # and does not suffer the idle-socket closes of redis-py 8 (DESIGN.md).
+        # and does not suffer the idle-socket closes of redis-py 8 (docs/design.md).
         "CHANNEL_LAYERS": {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

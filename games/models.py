@@ -44,7 +44,7 @@ class Table(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables"
     )
-    rules = models.JSONField(default=dict)  # Rules.to_dict(): every table option of RULES.md
+    rules = models.JSONField(default=dict)  # Rules.to_dict(): every table option of docs/rules.md
     target = models.PositiveSmallIntegerField(default=TARGET_DEFAULT)
     mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.LIVE)
     move_seconds = models.PositiveIntegerField(choices=MOVE_TIMES, null=True, blank=True)

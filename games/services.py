@@ -465,7 +465,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
     bot after a person's time ran out: that move is marked `"auto": true` in
     the hand record).
 
-    `action` holds only the fields its type has (HAND_RECORD.md); the seat is
+    `action` holds only the fields its type has (docs/hand-record.md); the seat is
     the actor's. Raises GameError (nothing changed) for a stale version, a
     wrong seat, a move out of turn or an illegal action; the message says why.
     """

@@ -292,7 +292,7 @@ def table_act(request: HtmxHttpRequest, table: Table) -> None:
 
 @login_required
 def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """A finished game's full record (HAND_RECORD.md), for its players."""
+    """A finished game's full record (docs/hand-record.md), for its players."""
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     if not access.may_view_game_records(request.user, game.table):
         raise Http404("No such game")

@@ -1,5 +1,5 @@
 """The figures of one finished hand, per seat, read from its record and
-replay result (HAND_RECORD.md). Pure functions: no database."""
+replay result (docs/hand-record.md). Pure functions: no database."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The replay viewer: one finished hand, step by step, with every card face
-up (RULES.md: once a hand is over the whole deal may be shown to its players).
+up (docs/rules.md: once a hand is over the whole deal may be shown to its players).
 
 Only ever called for finished hands; the callers check that."""
 

@@ -3,6 +3,7 @@ out for the templates (constant work, whatever the history's length)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -197,7 +198,7 @@ def average() -> dict[str, Any]:
 
 def visible_games(user: Any) -> Q:
     """Games whose finished hands `user` may look at: the ones they played in
-    (RULES.md: the whole deal is shown to the three players in the history)."""
+    (docs/rules.md: the whole deal is shown to the three players in the history)."""
     return Q(table__seats__user=user) if user.is_authenticated else Q(pk__in=[])
 
 
@@ -220,8 +221,9 @@ def game_for(user: Any, game_id: int) -> Game | None:
     return game if access.may_view_game_records(user, game.table) else None
 
 
-def history(user: Any, filters: dict[str, str]) -> QuerySet[HandFact]:
-    """The user's finished hands, newest first, filtered."""
+def history(user: Any, filters: Mapping[str, Any]) -> QuerySet[HandFact]:
+    """The user's finished hands, newest first, filtered by the cleaned data
+    of a stats.forms.HistoryFilterForm (booleans, and `game` an id or None)."""
     qs = HandFact.objects.filter(user=user).select_related("hand", "game__table")
     if filters.get("maker"):
         qs = qs.filter(maker=True)
@@ -229,8 +231,11 @@ def history(user: Any, filters: dict[str, str]) -> QuerySet[HandFact]:
         qs = qs.filter(euchred=True)
     if filters.get("alone"):
         qs = qs.filter(Q(maker_alone=True) | Q(defended_alone=True))
-    if filters.get("game", "").isdigit():
-        qs = qs.filter(game_id=int(filters["game"]))
+    game = filters.get("game")
+    if game is not None:
+        if not isinstance(game, int) or isinstance(game, bool):
+            raise TypeError("history(): the game filter is a game id (HistoryFilterForm cleans it)")
+        qs = qs.filter(game_id=game)
     return qs.order_by("-finished", "-hand_id")
 
 

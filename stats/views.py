@@ -16,9 +16,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from euchre_site.downloads import json_attachment
+from euchre_site.safe_json import JSONTooLarge, loads_limited
 from games import engine
 
 from . import charts, selectors
+from .forms import HistoryFilterForm
 from .models import ImportedGame, Review
 from .replay import step_context
 from .review import ReviewError, agreement_progress, agreement_request, review_request
@@ -110,11 +112,29 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def history(request: HttpRequest) -> HttpResponse:
-    """The player's finished hands, filterable (only finished hands have facts)."""
-    filters = {k: request.GET.get(k, "") for k in ("maker", "euchred", "alone", "game")}
-    page = Paginator(selectors.history(request.user, filters), 50).get_page(request.GET.get("page"))
-    query = "&".join(f"{k}={v}" for k, v in filters.items() if v)
-    return render(request, "stats/history.html", {"page": page, "filters": filters, "query": query})
+    """The player's finished hands, filterable (only finished hands have facts).
+    A filter that is not one (?game=² or a number past any id) is a 400 that
+    says so, with the filters shown again to be corrected."""
+    raw = {k: request.GET.get(k, "") for k in HistoryFilterForm.base_fields}
+    form = HistoryFilterForm(raw)
+    valid = form.is_valid()
+    # The filter form shows them again.
+    shown = {k: "1" if form.cleaned_data.get(k) else "" for k in ("maker", "euchred", "alone")}
+    shown["game"] = raw["game"][:40]
+    if not valid:
+        messages.error(request, form.message())
+        return render(
+            request,
+            "stats/history.html",
+            {"page": None, "filters": shown, "query": ""},
+            status=400,
+        )
+    page = Paginator(selectors.history(request.user, form.cleaned_data), 50).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request, "stats/history.html", {"page": page, "filters": shown, "query": form.query()}
+    )
 
 
 @login_required
@@ -153,12 +173,33 @@ def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
     return json_attachment(hand.record, f"euchre-hand-{hand.pk}.json")
 
 
-def import_game_record(*, owner: Any, raw: str, name: str = "") -> ImportedGame:
-    """Check a game record by replaying it and keep it for its importer only."""
+class RecordTooLarge(ValueError):
+    """The record is over MAX_IMPORT_BYTES (HTTP 413)."""
+
+
+def _read_record(raw: str | bytes) -> Any:
+    """The record's JSON, within the site's limits (size, depth, no NaN or
+    Infinity: euchre_site.safe_json); ValueError with a sentence otherwise."""
     try:
-        record = json.loads(raw)
+        record = loads_limited(raw, max_bytes=MAX_IMPORT_BYTES)
+    except JSONTooLarge:
+        raise RecordTooLarge(
+            f"That record is too large (at most {MAX_IMPORT_BYTES:,} bytes)."
+        ) from None
     except ValueError as exc:
-        raise ValueError(f"That is not JSON: {exc}") from None
+        detail = str(exc).replace("The request body", "The record")
+        raise ValueError(f"That is not JSON that can be imported. {detail}") from None
+    # PostgreSQL's jsonb cannot hold a NUL character (json.dumps writes it \u0000).
+    if "\\u0000" in json.dumps(record):
+        raise ValueError("That record holds a NUL character (\\u0000), which no record has.")
+    return record
+
+
+def import_game_record(*, owner: Any, raw: str | bytes, name: str = "") -> ImportedGame:
+    """Check a game record by replaying it and keep it for its importer only.
+
+    Raises ValueError (RecordTooLarge for the size) whose message is for the player."""
+    record = _read_record(raw)
     if not isinstance(record, dict) or record.get("format") != "euchre3-game/1":
         raise ValueError("Import a game record (format euchre3-game/1).")
     result = engine.replay_game(record)
@@ -170,36 +211,39 @@ def import_game_record(*, owner: Any, raw: str, name: str = "") -> ImportedGame:
             f"Not a valid game record ({where}): {err['reason']}"
             + (f": {detail}" if detail else "")
         )
-    return ImportedGame.objects.create(owner=owner, name=name[:80], record=record, result=result)
+    name = name.replace("\x00", "")[:80]
+    return ImportedGame.objects.create(owner=owner, name=name, record=record, result=result)
 
 
 @login_required
 def import_game(request: HttpRequest) -> HttpResponse:
-    error = ""
+    """Import a record, pasted (`record`) or uploaded (`file`). A record that is
+    too large is a 413, any other bad one a 400, each with the reason."""
+    error, status = "", 200
     if request.method == "POST":
         upload = request.FILES.get("file")
-        if upload is not None:
-            raw = upload.read(MAX_IMPORT_BYTES + 1).decode("utf-8", "replace")
-        else:
+        raw: str | bytes
+        if upload is None:
             raw = request.POST.get("record", "")
-        if len(raw) > MAX_IMPORT_BYTES:
-            error = "That record is too large."
+        elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+            raw = b"x" * (MAX_IMPORT_BYTES + 1)  # refused below without reading it
         else:
-            try:
-                imported = import_game_record(
-                    owner=request.user, raw=raw, name=request.POST.get("name", "")
-                )
-            except ValueError as exc:
-                error = str(exc)
-            else:
-                messages.success(
-                    request, "Game imported: it is yours to look at and counts in no statistics."
-                )
-                return redirect("stats:imported", imported_id=imported.pk)
+            raw = upload.read(MAX_IMPORT_BYTES + 1)
+        try:
+            imported = import_game_record(
+                owner=request.user, raw=raw, name=request.POST.get("name", "")
+            )
+        except RecordTooLarge as exc:
+            error, status = str(exc), 413
+        except ValueError as exc:
+            error, status = str(exc), 400
+        else:
+            messages.success(
+                request, "Game imported: it is yours to look at and counts in no statistics."
+            )
+            return redirect("stats:imported", imported_id=imported.pk)
     games = ImportedGame.objects.filter(owner=_me(request))[:50]
-    return render(
-        request, "stats/import.html", {"error": error, "games": games}, status=400 if error else 200
-    )
+    return render(request, "stats/import.html", {"error": error, "games": games}, status=status)
 
 
 def _imported(request: HttpRequest, imported_id: int) -> ImportedGame:

@@ -1,8 +1,8 @@
 """The rules of three-handed ("Cutthroat") Euchre: pure Python, no Django.
 
 One state type per level (HandState, GameState), few verbs: `legal_actions`,
-`apply`, `view`, `result`, records in and out. See spec/RULES.md and
-spec/HAND_RECORD.md.
+`apply`, `view`, `result`, records in and out. See docs/rules.md and
+docs/hand-record.md.
 """
 
 from .actions import Action

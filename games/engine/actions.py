@@ -9,7 +9,7 @@ from .cards import CARD_INDEX, CARD_STRS, N_CARDS, SUITS
 from .rules import MalformedAction
 
 ACTION_TYPES = ("joker_suit", "pass", "order", "name", "pickup", "leave", "dummy", "alone", "play")
-# The fields each type has besides `seat` and `type` (HAND_RECORD.md).
+# The fields each type has besides `seat` and `type` (docs/hand-record.md).
 TYPE_FIELDS: dict[str, tuple[str, ...]] = {
     "joker_suit": ("suit",),
     "pass": (),

@@ -310,7 +310,7 @@ def _replay_game(
 
 
 def game_result(game: GameState) -> dict[str, Any]:
-    """The game replay result of HAND_RECORD.md for a game state."""
+    """The game replay result of docs/hand-record.md for a game state."""
     return {
         "scores": list(game._scores),
         "hands": len(game._hands),
@@ -321,7 +321,7 @@ def game_result(game: GameState) -> dict[str, Any]:
 
 
 def replay_game(record: Any) -> dict[str, Any]:
-    """Replay a game record: its result, or {"error": {...}} as HAND_RECORD.md defines."""
+    """Replay a game record: its result, or {"error": {...}} as docs/hand-record.md defines."""
     game, err = _replay_game(record)
     if err is not None:
         return err

@@ -956,7 +956,7 @@ def points(state: HandState) -> list[int]:
 
 
 def result(state: HandState) -> dict[str, Any]:
-    """The replay result of HAND_RECORD.md for this state (complete or not)."""
+    """The replay result of docs/hand-record.md for this state (complete or not)."""
     i = state._i
     over = state._phase == P_OVER
     return {

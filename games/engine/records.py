@@ -1,4 +1,4 @@
-"""Hand records (`euchre3-hand/1`): export, import, replay (HAND_RECORD.md)."""
+"""Hand records (`euchre3-hand/1`): export, import, replay (docs/hand-record.md)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def _check_deal(deal: Any, rules: Rules) -> str | None:
 
 
 def _initial(record: Any) -> HandState | dict[str, Any]:
-    """The state before any action, or the index-null error of HAND_RECORD.md."""
+    """The state before any action, or the index-null error of docs/hand-record.md."""
     if not isinstance(record, dict):
         return _fault("format: a record must be an object")
     if record.get("format") != HAND_FORMAT:
@@ -156,7 +156,7 @@ def _action_fault(state: HandState, a: Any) -> str | None:
 
 
 def replay_hand(record: Any) -> dict[str, Any]:
-    """Replay a hand record: its result, or {"error": {...}} as HAND_RECORD.md defines."""
+    """Replay a hand record: its result, or {"error": {...}} as docs/hand-record.md defines."""
     state, err = _replay(record)
     if err is not None:
         return err

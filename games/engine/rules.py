@@ -1,4 +1,4 @@
-"""Table options (RULES.md) and the engine's errors."""
+"""Table options (docs/rules.md) and the engine's errors."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class RecordError(EngineError):
 
 
 DECKS = ("24", "32", "25")
-# The game's target score (RULES.md "Goal"): its one home.
+# The game's target score (docs/rules.md "Goal"): its one home.
 TARGET_MIN, TARGET_DEFAULT, TARGET_MAX = 5, 10, 25
 
 
@@ -48,7 +48,7 @@ KITTY_SIZE = {"24": 4, "32": 12, "25": 5}
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The table options of RULES.md (the game's target lives in GameState)."""
+    """The table options of docs/rules.md (the game's target lives in GameState)."""
 
     deck: str = "24"
     stick_the_dealer: bool = False

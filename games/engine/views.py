@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) may see of a hand: RULES.md "What each player may see"."""
+"""What one seat (or a spectator) may see of a hand: docs/rules.md "What each player may see"."""
 
 from __future__ import annotations
 

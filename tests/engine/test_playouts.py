@@ -42,7 +42,7 @@ def _played(s: HandState) -> set[str]:
 
 
 def _knowable(s: HandState, seat: int | None) -> set[str]:
-    """Cards `seat` may know about while the hand is in play (RULES.md)."""
+    """Cards `seat` may know about while the hand is in play (docs/rules.md)."""
     known = _played(s) | {s.up_card}  # the up card was face up for everyone
     if seat is None:
         return known

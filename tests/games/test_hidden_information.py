@@ -1,5 +1,5 @@
 """Every byte sent to each seat and to a spectator, checked against the cards
-that viewer may know (RULES.md "What each player may see").
+that viewer may know (docs/rules.md "What each player may see").
 
 Whole games are played through the real views (HTTP posts of the moves) while
 a websocket per seat and one for a spectator collect every frame; after each
