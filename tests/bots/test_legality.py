@@ -100,13 +100,15 @@ def test_three_bots_play_whole_games(level: str, small_budget: None) -> None:
 
 def test_an_unknown_level_is_refused() -> None:
     state = new_hand(Rules(), 0, random.Random(1))
-    with pytest.raises(ValueError, match="unknown bot level"):
+    with pytest.raises(
+        ValueError, match=r"^unknown bot level 'expert'; choose one of easy, medium, hard$"
+    ):
         choose_action("expert", view(state, 1), random.Random(1))
 
 
 def test_a_seat_not_to_act_is_refused() -> None:
     state = new_hand(Rules(), 0, random.Random(1))
-    with pytest.raises(ValueError, match="nothing to decide"):
+    with pytest.raises(ValueError, match=r"^this seat has nothing to decide now$"):
         choose_action("medium", view(state, 0), random.Random(1))
 
 

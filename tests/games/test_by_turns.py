@@ -119,12 +119,15 @@ def test_a_vacation_pauses_deadlines_and_is_limited_to_14_days_a_year(turns_game
     turns_game.refresh_from_db()
     assert turns_game.deadline is not None
     assert turns_game.deadline >= now + datetime.timedelta(days=3, seconds=DAY - 60)
-    with pytest.raises(services.GameError, match="already on vacation"):
+    with pytest.raises(services.GameError, match=r"^You are already on vacation\.$"):
         services.vacation_start(user=user, days=1, now=now)
     services.vacation_end(user=user, now=now + datetime.timedelta(hours=1))
     user.refresh_from_db()
     assert user.vacation_days_used == 1  # two whole days given back
-    with pytest.raises(services.GameError, match="between 1 and 13"):
+    with pytest.raises(
+        services.GameError,
+        match=r"^Choose between 1 and 13 days \(you have 13 vacation days left this year\)\.$",
+    ):
         services.vacation_start(user=user, days=14, now=now + datetime.timedelta(hours=2))
     turns_game.refresh_from_db()
     back = now + datetime.timedelta(hours=1)  # the deadline runs again from the return
@@ -247,7 +250,9 @@ def test_a_time_out_tells_the_player(turns_game: Game) -> None:
     tasks.play_timeout(turns_game.pk, turns_game.version)
     note = Notification.objects.get(kind="timeout")
     assert note.user == players(turns_game.table)[seat]
-    assert "medium bot moved for you" in note.text
+    assert note.text == (
+        f"Your time ran out in {turns_game.table.name}: the medium bot moved for you."
+    )
 
 
 @pytest.mark.django_db(transaction=True)

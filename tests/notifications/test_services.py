@@ -197,7 +197,7 @@ def test_unsubscribing_stops_emails(
 
 
 def test_notify_refuses_an_unknown_kind(alice: Any) -> None:
-    with pytest.raises(ValueError, match="unknown notification kind"):
+    with pytest.raises(ValueError, match=r"^unknown notification kind 'gossip'$"):
         services.notify(user=alice, kind="gossip", game=None, text="hi", url="/")
 
 
