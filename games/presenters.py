@@ -100,6 +100,11 @@ def _table_head(table: Table, game: Game | None) -> str:
     )
 
 
+def _posted(action: dict[str, Any]) -> str:
+    """A legal action as the page posts it: without its seat (always the poster's)."""
+    return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
+
+
 def card(code: str, action: dict[str, Any] | None = None, verb: str = "Play") -> dict[str, Any]:
     """A card for the template: its html, text alternative and (if clickable) its action."""
     name = engine.card_name(code)
@@ -107,13 +112,13 @@ def card(code: str, action: dict[str, Any] | None = None, verb: str = "Play") ->
         "code": code,
         "name": name,
         "html": card_html(code),
-        "action": json.dumps(action, separators=(",", ":")) if action else None,
+        "action": _posted(action) if action else None,
         "label": f"{verb} {name}" if action else name,
     }
 
 
 def _button(label: str, action: dict[str, Any], style: str = "") -> dict[str, Any]:
-    return {"label": label, "action": json.dumps(action, separators=(",", ":")), "style": style}
+    return {"label": label, "action": _posted(action), "style": style}
 
 
 def _buttons(view: GameView) -> list[dict[str, Any]]:
