@@ -49,27 +49,32 @@ class Action:
         dummy; the five to keep follow in a second `dummy` action.
         """
         if not isinstance(d, dict):
-            raise MalformedAction("an action must be an object")
+            raise MalformedAction("an action must be an object", "not_a_move")
         seat = d.get("seat")
         if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2")
+            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
         t = d.get("type")
         if not isinstance(t, str) or t not in ACTION_TYPES:
-            raise MalformedAction(f"unknown action type {t!r}")
+            raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
         if strict:
             allowed = TYPE_FIELDS[t]
             for k in d:
                 if k not in allowed and k not in ("seat", "type"):
-                    raise MalformedAction(f"The move {t!r} has no field {str(k)[:20]!r}")
+                    raise MalformedAction(
+                        f"The move {t!r} has no field {str(k)[:20]!r}",
+                        "unknown_field",
+                        type=t,
+                        field=str(k)[:20],
+                    )
         suit = card = discard = None
         keep: tuple[str, ...] | None = None
         used = {"seat", "type"}
         if t == "joker_suit" or t == "name":
             suit = d.get("suit")
             if suit is None:
-                raise MalformedAction("Name a suit")
+                raise MalformedAction("Name a suit", "name_a_suit")
             if not isinstance(suit, str) or suit not in SUITS:
-                raise MalformedAction(f"not a suit: {suit!r}")
+                raise MalformedAction(f"not a suit: {suit!r}", "not_a_suit")
             used.add("suit")
         elif t == "play":
             card = _card_field(d, "card", "play a card: the card is missing")
@@ -84,7 +89,7 @@ class Action:
             # (and must not be judged before the maker has chosen the dummy).
             k = d["keep"]
             if not isinstance(k, list | tuple) or not all(isinstance(c, str) for c in k):
-                raise MalformedAction("keep must be a list of cards")
+                raise MalformedAction("keep must be a list of cards", "keep_five_of_ten")
             keep = tuple(k)
         extra = {k: v for k, v in d.items() if k not in used}
         return cls(seat, t, suit, card, discard, keep, extra)
@@ -110,9 +115,9 @@ class Action:
 def _card_field(d: dict[str, Any], key: str, missing: str) -> str:
     c = d.get(key)
     if c is None:
-        raise MalformedAction(missing)
+        raise MalformedAction(missing, "missing_card", field=key)
     if not isinstance(c, str) or c not in CARD_INDEX:
-        raise MalformedAction(f"not a card: {c!r}")
+        raise MalformedAction(f"not a card: {c!r}", "not_a_card")
     return c
 
 

@@ -121,7 +121,7 @@ def new_game(rules: Rules, target: int = TARGET_DEFAULT, first_dealer: int = 0) 
     """A game with no hand dealt yet."""
     check_target(target)
     if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
-        raise MalformedAction("first_dealer must be 0, 1 or 2")
+        raise MalformedAction("first_dealer must be 0, 1 or 2", "bad_seat")
     return GameState(rules, target, first_dealer)
 
 
@@ -141,9 +141,9 @@ def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
 def game_start_hand(game: GameState, rng: Random) -> GameState:
     """Deal the next hand (left of the previous dealer)."""
     if game.over:
-        raise IllegalAction("The game is over")
+        raise IllegalAction("The game is over", "game_over")
     if game.current is not None:
-        raise IllegalAction("A hand is still in progress")
+        raise IllegalAction("A hand is still in progress", "hand_in_progress")
     dealer = game.next_dealer
     assert dealer is not None
     return GameState(
@@ -161,7 +161,9 @@ def game_apply(game: GameState, action: Action) -> GameState:
     """Apply an action to the hand in progress; scores the hand when it ends."""
     cur = game.current
     if cur is None:
-        raise IllegalAction("The game is over" if game.over else "No hand is in progress")
+        if game.over:
+            raise IllegalAction("The game is over", "game_over")
+        raise IllegalAction("No hand is in progress", "no_hand")
     return _with_hand(game, (*game._hands[:-1], apply(cur, action)))
 
 

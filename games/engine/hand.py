@@ -328,7 +328,7 @@ _DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
 def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
     """Deal a new hand from `rng` (a random.Random) with `dealer` dealing."""
     if type(dealer) is not int or not 0 <= dealer <= 2:
-        raise MalformedAction("dealer must be 0, 1 or 2")
+        raise MalformedAction("dealer must be 0, 1 or 2", "bad_seat")
     x = _shuffled(_DECK_LISTS[rules.deck], rng)
     b = _BIT
     masks = (
@@ -598,20 +598,24 @@ def apply(state: HandState, action: Action) -> HandState:
     except TypeError:
         c = None
     if c is None:
-        raise MalformedAction("Play a card" if card is None else f"not a card: {card!r}")
+        if card is None:
+            raise MalformedAction("Play a card", "play_a_card")
+        raise MalformedAction(f"not a card: {card!r}", "not_a_card")
     b = 1 << c
     i = s._i
     hands = s._hands
     h = hands[seat]
     if not h & b:
         if not b & i.deck:
-            raise MalformedAction(f"{card} is not in this deck")
-        raise IllegalAction(f"You do not hold the {card_name(c)}")
+            raise MalformedAction(f"{card} is not in this deck", "not_in_deck", card=card)
+        raise IllegalAction(f"You do not hold the {card_name(c)}", "not_held", card=card)
     trick = s._trick
     if trick:
         led = s._led
         if not _playable(s, seat) & b:
-            raise IllegalAction(f"You must follow {SUIT_NAMES[led]}")
+            raise IllegalAction(
+                f"You must follow {SUIT_NAMES[led]}", "must_follow", suit=SUITS[led]
+            )
     else:
         led = i.eff[c]
     h ^= b
@@ -669,22 +673,23 @@ def apply(state: HandState, action: Action) -> HandState:
 def _apply_other(state: HandState, action: Action) -> HandState:
     ph = state._phase
     if ph == P_OVER:
-        raise IllegalAction("The hand is over")
+        raise IllegalAction("The hand is over", "hand_over")
     seat = action.seat
     if seat != state._to_act:
         if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2")
-        raise IllegalAction("It is not your turn")
+            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
+        raise IllegalAction("It is not your turn", "not_your_turn")
     t = action.type
     if t not in ACTION_TYPES:
-        raise MalformedAction(f"unknown action type {t!r}")
+        raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
     if ph == P_PLAY:
-        raise IllegalAction("Play a card")
+        raise IllegalAction("Play a card", "play_a_card")
     return _APPLY[ph](state, action, t)
 
 
-def _wrong(what: str) -> IllegalAction:
-    return IllegalAction(what)
+def _wrong(what: str, code: str, **params: Any) -> IllegalAction:
+    """This phase's decision is not the one sent: `what` says what is awaited."""
+    return IllegalAction(what, code, **params)
 
 
 def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
@@ -698,7 +703,7 @@ def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
 
 def _apply_joker(s: HandState, a: Action, t: str) -> HandState:
     if t != "joker_suit":
-        raise _wrong("The dealer must first name a suit for the Joker")
+        raise _wrong("The dealer must first name a suit for the Joker", "joker_suit_first")
     x = _suit(a)
     i = s._i.copy()
     i.joker_suit = x
@@ -734,7 +739,11 @@ def _apply_bid1(s: HandState, a: Action, t: str) -> HandState:
         n._to_act = i.dealer
         n._passes = 0
         return n
-    raise _wrong(f"{call_name(i.dealer, a.seat)} or pass")
+    raise _wrong(
+        f"{call_name(i.dealer, a.seat)} or pass",
+        "call_or_pass",
+        call=("accept", "order", "assist")[(a.seat - i.dealer) % 3],
+    )
 
 
 def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
@@ -744,7 +753,11 @@ def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
         seat = a.seat
         six = s._hands[seat] | 1 << i.up
         if not six & 1 << d:
-            raise IllegalAction(f"You cannot discard the {card_name(d)}: it is not in your hand")
+            raise IllegalAction(
+                f"You cannot discard the {card_name(d)}: it is not in your hand",
+                "discard_not_held",
+                card=CARD_STRS[d],
+            )
         i = i.copy()
         i.up_taken = True
         i.dealer_discard = d
@@ -752,12 +765,14 @@ def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
         n._hands = _with(s._hands, seat, six ^ 1 << d)
     elif t == "leave":
         if not _may_leave(i, a.seat):
-            raise IllegalAction("The dealer who accepted must pick up the up card")
+            raise IllegalAction(
+                "The dealer who accepted must pick up the up card", "dealer_must_pick_up"
+            )
         i = i.copy()
         i.up_taken = False
         n = _next(s, a, i)
     else:
-        raise _wrong("Pick up the up card or leave it")
+        raise _wrong("Pick up the up card or leave it", "pickup_or_leave")
     n._phase = P_MAKER
     n._to_act = i.maker
     return n
@@ -767,7 +782,7 @@ def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
     i = s._i
     if t == "pass":
         if not _may_pass_bid2(i, a.seat):
-            raise IllegalAction("Stick the dealer: the dealer must name a suit")
+            raise IllegalAction("Stick the dealer: the dealer must name a suit", "stick_the_dealer")
         n = _next(s, a)
         passes = s._passes + 1
         if passes == 3:
@@ -781,7 +796,11 @@ def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
     if t == "name":
         x = _suit(a)
         if not _may_name(i, x):
-            raise IllegalAction(f"You may not name {SUIT_NAMES[x]}, the turned-down suit")
+            raise IllegalAction(
+                f"You may not name {SUIT_NAMES[x]}, the turned-down suit",
+                "turned_down_suit",
+                suit=SUITS[x],
+            )
         i = i.copy()
         i.maker = a.seat
         _set_trump(i, x)
@@ -790,7 +809,7 @@ def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
         n._to_act = a.seat
         n._passes = 0
         return n
-    raise _wrong("Name a suit or pass")
+    raise _wrong("Name a suit or pass", "name_or_pass")
 
 
 def _apply_maker(s: HandState, a: Action, t: str) -> HandState:
@@ -810,12 +829,13 @@ def _apply_maker(s: HandState, a: Action, t: str) -> HandState:
         if a.keep is not None:
             raise IllegalAction(
                 "First choose between using the dummy and going alone; the dummy's cards "
-                "are shown once you choose to use it"
+                "are shown once you choose to use it",
+                "choose_dummy_first",
             )
         n = _next(s, a)
         n._phase = P_KEEP
         return n
-    raise _wrong("Use the dummy or go alone")
+    raise _wrong("Use the dummy or go alone", "dummy_or_alone")
 
 
 def _apply_keep(s: HandState, a: Action, t: str) -> HandState:
@@ -825,19 +845,19 @@ def _apply_keep(s: HandState, a: Action, t: str) -> HandState:
     i = s._i
     seat = a.seat
     if t != "dummy":
-        raise _wrong("Choose the five cards to keep")
+        raise _wrong("Choose the five cards to keep", "choose_keep")
     keep = a.keep
     if keep is None:
-        raise MalformedAction("Choose the five cards to keep")
+        raise MalformedAction("Choose the five cards to keep", "choose_keep")
     ten = s._hands[seat] | i.dummy_mask
     m = 0
     for k in keep:
         c = _CI_get(k) if k.__class__ is str else None
         if c is None or not ten & 1 << c:
-            raise IllegalAction("Keep must be five of the ten cards")
+            raise IllegalAction("Keep must be five of the ten cards", "keep_five_of_ten")
         m |= 1 << c
     if len(keep) != 5 or m.bit_count() != 5:
-        raise MalformedAction("Keep must be five of the ten cards")
+        raise MalformedAction("Keep must be five of the ten cards", "keep_five_of_ten")
     i = i.copy()
     i.dummy_used = True
     i.maker_discards = ten ^ m
@@ -870,7 +890,7 @@ def _apply_defender(s: HandState, a: Action, t: str) -> HandState:
             n = _next(s, a, i)
             _start_play(n, i)
     else:
-        raise _wrong("Defend alone or pass")
+        raise _wrong("Defend alone or pass", "defend_or_pass")
     return n
 
 
@@ -908,20 +928,20 @@ def _with(hands: tuple[int, int, int], seat: int, m: int) -> tuple[int, int, int
 def _suit(a: Action) -> int:
     x = a.suit
     if x is None:
-        raise MalformedAction("Name a suit")
+        raise MalformedAction("Name a suit", "name_a_suit")
     if x.__class__ is not str or x not in SUIT_INDEX:
-        raise MalformedAction(f"not a suit: {x!r}")
+        raise MalformedAction(f"not a suit: {x!r}", "not_a_suit")
     return SUIT_INDEX[x]
 
 
 def _card(text: str | None, what: str, deck: int) -> int:
     if text is None:
-        raise MalformedAction(f"the {what} is missing")
+        raise MalformedAction(f"the {what} is missing", "missing_card", field=what)
     c = _CI_get(text) if text.__class__ is str else None
     if c is None:
-        raise MalformedAction(f"not a card: {text!r}")
+        raise MalformedAction(f"not a card: {text!r}", "not_a_card")
     if not deck & 1 << c:
-        raise MalformedAction(f"{text} is not in this deck")
+        raise MalformedAction(f"{text} is not in this deck", "not_in_deck", card=text)
     return c
 
 

@@ -135,7 +135,7 @@ def apply_recorded(state: HandState, act: Action, *, pending_keep: bool = False)
     `dummy` without `keep` there is refused unless `pending_keep` (see `_replay`)."""
     if act.type == "dummy" and state.phase == Phase.MAKER_CHOICE:
         if act.keep is None and not pending_keep:
-            raise MalformedAction("using the dummy needs the five cards to keep")
+            raise MalformedAction("using the dummy needs the five cards to keep", "choose_keep")
         chosen = apply(state, DUMMY[act.seat])
         return chosen if act.keep is None else apply(chosen, act)
     return apply(state, act)

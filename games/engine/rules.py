@@ -7,11 +7,19 @@ from typing import Any
 
 
 class EngineError(ValueError):
-    """Base of every error the engine raises; `.reason` is readable by a player."""
+    """Base of every error the engine raises.
 
-    def __init__(self, reason: str) -> None:
+    `.reason` is an English sentence (the command line and replay results
+    show it); `.code` names the error stably and `.params` holds its values
+    in card notation (cards like "JH", suits like "H"), so that the site can
+    say it in the player's language. Codes: games.messages lists them all.
+    """
+
+    def __init__(self, reason: str, code: str = "invalid", **params: Any) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code
+        self.params = params
 
 
 class MalformedAction(EngineError):
@@ -26,7 +34,7 @@ class RecordError(EngineError):
     """A hand or game record that does not replay; `.error` is the replay error dict."""
 
     def __init__(self, error: dict[str, Any]) -> None:
-        super().__init__(str(error.get("reason", "bad record")))
+        super().__init__(str(error.get("reason", "bad record")), "bad_record")
         self.error = error
 
 
@@ -38,7 +46,12 @@ TARGET_MIN, TARGET_DEFAULT, TARGET_MAX = 5, 10, 25
 def check_target(target: Any) -> int:
     """The target if it is a whole number from TARGET_MIN to TARGET_MAX; else MalformedAction."""
     if type(target) is not int or not TARGET_MIN <= target <= TARGET_MAX:
-        raise MalformedAction(f"target must be a whole number from {TARGET_MIN} to {TARGET_MAX}")
+        raise MalformedAction(
+            f"target must be a whole number from {TARGET_MIN} to {TARGET_MAX}",
+            "bad_target",
+            min=TARGET_MIN,
+            max=TARGET_MAX,
+        )
     return target
 
 
@@ -60,14 +73,16 @@ class Rules:
 
     def _check(self) -> None:
         if not isinstance(self.deck, str) or self.deck not in DECKS:
-            raise MalformedAction('deck must be one of "24", "32", "25"')
+            raise MalformedAction('deck must be one of "24", "32", "25"', "bad_rules")
         if not isinstance(self.stick_the_dealer, bool):
-            raise MalformedAction("rules: stick_the_dealer must be true or false")
+            raise MalformedAction("rules: stick_the_dealer must be true or false", "bad_rules")
         if not isinstance(self.second_round_turned_suit, bool):
-            raise MalformedAction("rules: second_round_turned_suit must be true or false")
+            raise MalformedAction(
+                "rules: second_round_turned_suit must be true or false", "bad_rules"
+            )
         m = self.lone_maker_march
         if type(m) is not int or m not in (3, 4):
-            raise MalformedAction("rules: lone_maker_march must be 3 or 4")
+            raise MalformedAction("rules: lone_maker_march must be 3 or 4", "bad_rules")
 
     @classmethod
     def from_dict(cls, d: Any) -> Rules:
@@ -75,10 +90,10 @@ class Rules:
         if d is None:
             return cls()
         if not isinstance(d, dict):
-            raise MalformedAction("rules must be an object")
+            raise MalformedAction("rules must be an object", "bad_rules")
         for k in d:
             if k not in RULE_KEYS:
-                raise MalformedAction(f"rules: unknown key {k!r}")
+                raise MalformedAction(f"rules: unknown key {k!r}", "bad_rules")
         return cls(**d)
 
     def to_dict(self) -> dict[str, Any]:
