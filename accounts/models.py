@@ -1,5 +1,6 @@
 import datetime
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
@@ -14,6 +15,9 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # The language the player reads the site, e-mails and pushes in; "" until
+    # they choose one (or sign up), then the browser's decides.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def on_vacation(self, now: datetime.datetime | None = None) -> bool:
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())

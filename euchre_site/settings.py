@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a signed-in player's own language comes first.
+    "accounts.middleware.PlayerLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -84,6 +86,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 "notifications.context_processors.unread_notifications",
             ],
         },
@@ -212,8 +215,18 @@ VAPID_CLAIMS_EMAIL = env.str("VAPID_CLAIMS_EMAIL", default="noreply@localhost")
 WEB_PUSH_ALLOW_PRIVATE_HOSTS = env.bool("WEB_PUSH_ALLOW_PRIVATE_HOSTS", default=False)
 WEB_PUSH_TIMEOUT = env.float("WEB_PUSH_TIMEOUT", default=10.0)  # seconds for one push, all told
 
-# --- Internationalisation
-LANGUAGE_CODE = "en-us"
+# --- Internationalisation: English and the five languages the rules reached us in.
+# Each language is named in itself in the menu. Catalogs: locale/<code>/LC_MESSAGES.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("el", "Ελληνικά"),
+    ("ar", "العربية"),
+    ("ru", "Русский"),
+    ("th", "ไทย"),
+    ("ht", "Kreyòl ayisyen"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

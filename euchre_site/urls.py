@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from notifications import views as notification_views
 
 from . import views
@@ -8,6 +9,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     # Before games.urls: its placeholder "notifications/" page is replaced by this app.
