@@ -4,11 +4,12 @@ from django.urls import include, path
 from accounts import views as account_views
 from notifications import views as notification_views
 
-from . import views
+from . import rules, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("rules/", rules.rules_page, name="rules"),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
