@@ -5,7 +5,7 @@ from .models import Notification, Preferences, PushSubscription
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    list_display = ["user", "kind", "text", "created", "read_at", "emailed_at"]
+    list_display = ["user", "kind", "message", "created", "read_at", "emailed_at"]
     list_filter = ["kind"]
     raw_id_fields = ["user", "game"]
 

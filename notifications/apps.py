@@ -1,12 +1,13 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "notifications"
-    verbose_name = "Notifications"
+    verbose_name = _("Notifications")
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
@@ -20,10 +21,28 @@ class NotificationsConfig(AppConfig):
 
 
 def _tell(
-    sender: Any, user: Any, kind: str, game: Any, text: str, turn_key: str | None, **kw: Any
+    sender: Any,
+    user: Any,
+    kind: str,
+    game: Any,
+    turn_key: str | None = None,
+    params: dict[str, Any] | None = None,
+    text: str = "",
+    **kw: Any,
 ) -> None:
+    """games.signals.tell: `user`, `kind`, `game`, `turn_key` and `params`, the
+    facts of the kind (notifications.texts lists them); the words are written
+    in the recipient's language when read or sent. A sender that still gives an
+    English `text` (the transition) has it stored: it is shown as it is when
+    there are no params, or when they do not make the kind's sentence."""
     from .services import notify
 
     notify(
-        user=user, kind=kind, game=game, text=text, url=game.get_absolute_url(), turn_key=turn_key
+        user=user,
+        kind=kind,
+        game=game,
+        params=params or None,
+        text=text,
+        url=game.get_absolute_url(),
+        turn_key=turn_key,
     )

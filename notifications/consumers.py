@@ -7,7 +7,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import realtime, services
+from . import realtime, services, texts
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -19,8 +19,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         self.group = realtime.user_group(user.pk)
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)
-        count = await database_sync_to_async(services.unread_count)(user)
-        await self.send(text_data=services.badge_html(count, oob=True))
+        await self.send(text_data=await database_sync_to_async(_badge)(user))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
@@ -28,3 +27,9 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
     async def html_frame(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
+
+
+def _badge(user: Any) -> str:
+    """The badge in the user's language (the socket has no page language of its own)."""
+    with texts.in_language_of(user):
+        return services.badge_html(services.unread_count(user), oob=True)

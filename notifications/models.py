@@ -7,15 +7,18 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+# Whole phrases, one per choice: each language words its own plural.
 REMINDER_CHOICES = [
-    (0, "No reminder"),
-    (15, "15 minutes before"),
-    (30, "30 minutes before"),
-    (60, "1 hour before"),
-    (120, "2 hours before"),
-    (240, "4 hours before"),
-    (720, "12 hours before"),
+    (0, _("No reminder")),
+    (15, _("15 minutes before")),
+    (30, _("30 minutes before")),
+    (60, _("1 hour before")),
+    (120, _("2 hours before")),
+    (240, _("4 hours before")),
+    (720, _("12 hours before")),
 ]
 
 
@@ -24,12 +27,17 @@ def new_unsubscribe_token() -> str:
 
 
 class Notification(models.Model):
+    """What happened (`kind` and `params`), not its words: those are written
+    when the notification is read or sent, in the reader's language
+    (notifications.texts). `text` holds the English words of the rows stored
+    before that, and of callers that still pass a sentence."""
+
     class Kind(models.TextChoices):
-        TURN = "turn", "Your turn"
-        GAME_STARTED = "game_started", "Game started"
-        GAME_ENDED = "game_ended", "Game ended"
-        REMINDER = "reminder", "Deadline reminder"
-        TIMEOUT = "timeout", "Time-out"
+        TURN = "turn", pgettext_lazy("notification kind", "Your turn")
+        GAME_STARTED = "game_started", pgettext_lazy("notification kind", "Game started")
+        GAME_ENDED = "game_ended", pgettext_lazy("notification kind", "Game ended")
+        REMINDER = "reminder", pgettext_lazy("notification kind", "Deadline reminder")
+        TIMEOUT = "timeout", pgettext_lazy("notification kind", "Time-out")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -41,7 +49,12 @@ class Notification(models.Model):
     # The game's version when this was sent: a turn or reminder is only worth
     # an e-mail or a push while the game still stands there.
     game_version = models.PositiveIntegerField(null=True, blank=True)
-    text = models.CharField(max_length=200)
+    # The facts the words are made of (e.g. {"table": "Friday table"}): see
+    # notifications.texts for each kind's.
+    params = models.JSONField(default=dict, blank=True)
+    # Words stored once, in English: rows from before `params`, and senders
+    # that give a sentence instead of params. Shown when params are empty.
+    text = models.CharField(max_length=200, blank=True)
     url = models.CharField(max_length=300)  # site path, e.g. /tables/4/
     # NULL (not "") when absent, so the unique constraint ignores it.
     turn_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
@@ -66,11 +79,18 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} · {self.text}"
+        return f"{self.user} · {self.message}"
 
     @property
     def is_unread(self) -> bool:
         return self.read_at is None
+
+    @property
+    def message(self) -> str:
+        """The words, in the active language (a page: the reader's)."""
+        from .texts import words
+
+        return words(self)
 
 
 class Preferences(models.Model):
@@ -79,19 +99,20 @@ class Preferences(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
     )
-    email_enabled = models.BooleanField("E-mail", default=True)
-    push_enabled = models.BooleanField("Browser notifications", default=False)
+    email_enabled = models.BooleanField(_("E-mail"), default=True)
+    push_enabled = models.BooleanField(_("Browser notifications"), default=False)
     reminder_minutes = models.PositiveIntegerField(
-        "Remind me before a deadline", choices=REMINDER_CHOICES, default=120
+        _("Remind me before a deadline"), choices=REMINDER_CHOICES, default=120
     )
-    quiet_start = models.TimeField("Quiet hours from", null=True, blank=True)
-    quiet_end = models.TimeField("Quiet hours until", null=True, blank=True)
+    quiet_start = models.TimeField(_("Quiet hours from"), null=True, blank=True)
+    quiet_end = models.TimeField(_("Quiet hours until"), null=True, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
-    daily_digest = models.BooleanField("Daily digest e-mail", default=False)
+    daily_digest = models.BooleanField(_("Daily digest e-mail"), default=False)
     unsubscribe_token = models.CharField(max_length=64, unique=True, default=new_unsubscribe_token)
 
     class Meta:
-        verbose_name_plural = "preferences"
+        verbose_name = _("notification preferences")
+        verbose_name_plural = _("notification preferences")
 
     def __str__(self) -> str:
         return f"Notification preferences of {self.user}"

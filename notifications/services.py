@@ -6,6 +6,11 @@ and after commit queues the e-mail batch and the web push that the user's
 preferences, quiet hours and presence allow. The e-mail task sends one message
 with every pending, still-relevant notification of the user, so several turns
 combine and each is mailed at most once.
+
+A notification stores what happened (kind and params); its words are written
+when it is read or sent (notifications.texts). Whatever leaves the site for a
+user (e-mail, push, the socket's badge and toast) is written in that user's
+language (`texts.in_language_of`), whoever's request or task sends it.
 """
 
 from __future__ import annotations
@@ -23,12 +28,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from games import presence
 from games.models import Game, Seat
 
-from . import push_endpoints, realtime
+from . import push_endpoints, realtime, texts
 from .models import Notification, Preferences, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -66,13 +72,16 @@ def preferences_unsubscribe(*, token: str) -> Preferences | None:
     return prefs
 
 
-def _local_time(prefs: Preferences, now: datetime.datetime) -> datetime.datetime:
-    tz: datetime.tzinfo
+def time_zone_of(prefs: Preferences) -> datetime.tzinfo:
+    """The user's zone for quiet hours and the times in their e-mails (UTC if unknown)."""
     try:
-        tz = zoneinfo.ZoneInfo(prefs.time_zone or "UTC")
+        return zoneinfo.ZoneInfo(prefs.time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        tz = datetime.UTC
-    return now.astimezone(tz)
+        return datetime.UTC
+
+
+def _local_time(prefs: Preferences, now: datetime.datetime) -> datetime.datetime:
+    return now.astimezone(time_zone_of(prefs))
 
 
 def in_quiet_hours(prefs: Preferences, now: datetime.datetime) -> bool:
@@ -175,7 +184,7 @@ def mark_read(user: Any, notification_id: int) -> Notification | None:
     if note.read_at is None:
         note.read_at = timezone.now()
         note.save(update_fields=["read_at"])
-        _push_badge_on_commit(user.pk)
+        _push_badge_on_commit(user)
     return note
 
 
@@ -183,7 +192,7 @@ def mark_all_read(user: Any) -> int:
     changed = Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now()
     )
-    _push_badge_on_commit(user.pk)
+    _push_badge_on_commit(user)
     return changed
 
 
@@ -191,9 +200,12 @@ def badge_html(count: int, *, oob: bool = False) -> str:
     return render_to_string("notifications/badge.html", {"count": count, "oob": oob})
 
 
-def _push_badge_on_commit(user_id: int) -> None:
+def _push_badge_on_commit(user: Any) -> None:
+    user_id = user.pk
+
     def push() -> None:
-        realtime.send_to_user(user_id, badge_html(_count_for_id(user_id), oob=True))
+        with texts.in_language_of(user):
+            realtime.send_to_user(user_id, badge_html(_count_for_id(user_id), oob=True))
 
     transaction.on_commit(push, robust=True)
 
@@ -206,15 +218,26 @@ def _count_for_id(user_id: int) -> int:
 
 
 def notify(
-    *, user: Any, kind: str, game: Game | None, text: str, url: str, turn_key: str | None = None
+    *,
+    user: Any,
+    kind: str,
+    game: Game | None,
+    url: str,
+    params: dict[str, Any] | None = None,
+    text: str = "",
+    turn_key: str | None = None,
 ) -> Notification | None:
     """Tell `user` about `game`: in-app now, e-mail and push as their preferences allow.
 
-    With a `turn_key` the same (user, kind, turn_key) is told once; a repeat
-    returns None. Call it after the game's change is committed.
+    `params` are the facts of `kind` (see notifications.texts); the words are
+    written when the notification is read or sent, in the reader's language.
+    `text` is an English sentence for a sender without params (stored, shown
+    as it is). With a `turn_key` the same (user, kind, turn_key) is told once;
+    a repeat returns None. Call it after the game's change is committed.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
+    params = dict(params or {})
     if user is None or not user.is_active:
         return None
     if (
@@ -238,6 +261,7 @@ def notify(
                 kind=kind,
                 game=game,
                 game_version=game.version if game is not None else None,
+                params=params,
                 text=text[:200],
                 url=url,
                 turn_key=turn_key,
@@ -251,9 +275,10 @@ def notify(
     user_id, note_id = user.pk, note.pk
 
     def after_commit() -> None:
-        frame = badge_html(_count_for_id(user_id), oob=True)
-        if not on_page:  # the table itself already shows it: no toast over the cards
-            frame += toast_html(note)
+        with texts.in_language_of(user):  # the recipient's, not the acting player's
+            frame = badge_html(_count_for_id(user_id), oob=True)
+            if not on_page:  # the table itself already shows it: no toast over the cards
+                frame += toast_html(note)
         realtime.send_to_user(user_id, frame)
         try:
             if want_email:
@@ -270,6 +295,7 @@ def notify(
 
 
 def toast_html(note: Notification) -> str:
+    """The toast in the active language (the socket's sender sets the recipient's)."""
     return render_to_string("notifications/toast.html", {"note": note})
 
 
@@ -312,6 +338,7 @@ def unsubscribe_url(prefs: Preferences) -> str:
 def _send_mail(
     *, user: Any, prefs: Preferences, subject: str, template: str, context: dict[str, Any]
 ) -> None:
+    """Call it in the user's language (`texts.in_language_of`): subject and body are theirs."""
     unsubscribe = unsubscribe_url(prefs)
     ctx = {
         **context,
@@ -319,6 +346,7 @@ def _send_mail(
         "unsubscribe_url": unsubscribe,
         "preferences_url": absolute(reverse("notifications:preferences")),
         "site_url": settings.SITE_URL,
+        "time_zone": time_zone_of(prefs),
     }
     message = mail.EmailMultiAlternatives(
         subject=" ".join(subject.split()),  # no line breaks from table names in a header
@@ -327,6 +355,7 @@ def _send_mail(
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Content-Language": translation.get_language() or settings.LANGUAGE_CODE,
         },
     )
     message.attach_alternative(
@@ -336,14 +365,25 @@ def _send_mail(
 
 
 def email_subject(items: list[Notification]) -> str:
+    """The subject of a batch, in the active language."""
     turns = [n for n in items if n.kind in TURN_KINDS]
     first = turns[0] if turns else items[0]
     table = first.game.table.name if first.game is not None else ""
-    head = f"Your turn in {table}" if turns and table else first.text
+    if turns and table:
+        # Translators: an e-mail's subject: it is the reader's move at the table %(table)s.
+        head = gettext("Your turn in %(table)s") % {"table": table}
+    else:
+        head = texts.words(first)
     # "more" counts other games: a game's start and its first turn are one.
     subjects = {n.game_id if n.game_id is not None else f"n{n.pk}" for n in items}
     more = len(subjects) - 1
-    return f"{head} (and {more} more)" if more else head
+    if not more:
+        return head
+    # Translators: an e-mail's subject when it tells of several games: %(subject)s is the first one's subject ("Your turn in Friday table"), %(more)d how many other games it tells of.
+    return ngettext("%(subject)s (and %(more)d more)", "%(subject)s (and %(more)d more)", more) % {
+        "subject": head,
+        "more": more,
+    }
 
 
 def send_pending_emails(user_id: int, *, now: datetime.datetime | None = None) -> EmailOutcome:
@@ -385,14 +425,25 @@ def send_pending_emails(user_id: int, *, now: datetime.datetime | None = None) -
         outcome.skipped = len(pending) - len(items)
         if not items:
             return outcome
-        lines = [{"note": n, "link": absolute(n.url)} for n in items]
-        _send_mail(
-            user=user,
-            prefs=prefs,
-            subject=email_subject(items),
-            template="notifications",
-            context={"lines": lines},
-        )
+        with texts.in_language_of(user):
+            lines = [
+                {
+                    "note": n,
+                    "text": texts.words(n),
+                    "link": absolute(n.url),
+                    "deadline": n.game.deadline
+                    if n.kind in TURN_KINDS and n.game is not None
+                    else None,
+                }
+                for n in items
+            ]
+            _send_mail(
+                user=user,
+                prefs=prefs,
+                subject=email_subject(items),
+                template="notifications",
+                context={"lines": lines},
+            )
         outcome.sent = len(items)
     return outcome
 
@@ -428,13 +479,20 @@ def send_daily_digests() -> int:
             continue
         n = len(games)
         lines = [{"game": g, "link": absolute(g.get_absolute_url())} for g in games]
-        _send_mail(
-            user=user,
-            prefs=prefs,
-            subject=f"{n} game{'s' if n != 1 else ''} waiting for your move",
-            template="digest",
-            context={"lines": lines},
-        )
+        with texts.in_language_of(user):
+            _send_mail(
+                user=user,
+                prefs=prefs,
+                # Translators: the subject of the daily digest e-mail, which lists the games waiting for the reader's move.
+                subject=ngettext(
+                    "%(count)d game waiting for your move",
+                    "%(count)d games waiting for your move",
+                    n,
+                )
+                % {"count": n},
+                template="digest",
+                context={"lines": lines},
+            )
         sent += 1
     return sent
 
@@ -479,25 +537,17 @@ def send_reminders(now: datetime.datetime | None = None) -> int:
     sent = 0
     for game, user in due_reminders(now):
         assert game.deadline is not None
-        left = game.deadline - now
+        minutes = max(1, round((game.deadline - now).total_seconds() / 60))
         note = notify(
             user=user,
             kind=Notification.Kind.REMINDER,
             game=game,
-            text=f"Your move at {game.table.name} is due in {_duration(left)}.",
+            params={"table": game.table.name, "minutes": minutes},
             url=game.get_absolute_url(),
             turn_key=f"reminder:{game.pk}:{game.version}",
         )
         sent += note is not None
     return sent
-
-
-def _duration(delta: datetime.timedelta) -> str:
-    minutes = max(1, round(delta.total_seconds() / 60))
-    if minutes <= 90:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
-    hours = round(minutes / 60)
-    return f"about {hours} hours"
 
 
 # --------------------------------------------------------------------------- web push
@@ -528,14 +578,21 @@ def send_push(notification_id: int, *, now: datetime.datetime | None = None) -> 
         return 0
     if not Notification.objects.filter(pk=note.pk, pushed_at__isnull=True).update(pushed_at=now):
         return 0  # another task pushed it
-    payload = json.dumps(
-        {"title": "Cutthroat Euchre", "body": note.text, "url": absolute(note.url)}
-    )
+    payload = push_payload(note)
     delivered = 0
     for sub in PushSubscription.objects.filter(user_id=note.user_id):
         if _push_one(sub, payload):
             delivered += 1
     return delivered
+
+
+def push_payload(note: Notification) -> str:
+    """The push's JSON: title and body already in the recipient's language (the
+    service worker shows them as they come), and the absolute link."""
+    with texts.in_language_of(note.user):
+        # Translators: the site's name, the title of its browser notifications.
+        title, body = gettext("Cutthroat Euchre"), texts.words(note)
+    return json.dumps({"title": title, "body": body, "url": absolute(note.url)})
 
 
 def _push_one(sub: PushSubscription, payload: str) -> bool:

@@ -1,8 +1,10 @@
-// Service worker for web push: show the notification, open its table on click.
+{% load i18n %}{% translate "Cutthroat Euchre" as site_name %}// Service worker for web push: show the notification, open its table on click.
+// A push carries its title and body already in the recipient's language;
+// the fallback title is in the language this file was fetched in.
 self.addEventListener("push", (event) => {
   let data = {};
   try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : "" }; }
-  const title = data.title || "Cutthroat Euchre";
+  const title = data.title || "{{ site_name|escapejs }}";
   event.waitUntil(self.registration.showNotification(title, {
     body: data.body || "",
     data: { url: data.url || "/" },

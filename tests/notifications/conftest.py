@@ -122,7 +122,7 @@ def notify_turn(user: Any, game: Game) -> Any:
         user=user,
         kind="turn",
         game=game,
-        text=f"Your turn in {game.table.name}.",
+        params={"table": game.table.name},
         url=game.get_absolute_url(),
         turn_key=f"{game.pk}:{game.version}",
     )

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import presence
 from games.models import Game
-from notifications import services
+from notifications import services, texts
 from notifications.models import Notification
 
 from .conftest import game_waiting_for, notify_turn
@@ -242,7 +242,9 @@ def test_reminders_come_at_the_lead_time_and_not_before(
     note = Notification.objects.get(user=alice)
     assert note.kind == "reminder"
     assert note.turn_key == f"reminder:{game.pk}:{game.version}"
-    assert note.text == "Your move at Friday table is due in 90 minutes."
+    assert note.params == {"table": "Friday table", "minutes": 90}
+    assert note.text == ""  # the words are written when read or sent
+    assert texts.render(note) == "Your move at Friday table is due in 90 minutes."
     assert note.url == f"/tables/{game.table_id}/"
 
 
