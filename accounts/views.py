@@ -1,16 +1,33 @@
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from .languages import supported
+from .models import VACATION_DAYS_PER_YEAR
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     """The signed-in player's own profile: account details and links to manage them."""
-    return render(request, "accounts/profile.html", {"profile_user": request.user})
+    code = (
+        supported(getattr(request.user, "language", ""))
+        or supported(translation.get_language())
+        or settings.LANGUAGE_CODE
+    )
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "profile_user": request.user,
+            # The language they read (their choice, else this page's): named in itself.
+            "language": {"code": code, "name_local": dict(settings.LANGUAGES)[code]},
+            "vacation_days_per_year": VACATION_DAYS_PER_YEAR,
+        },
+    )
 
 
 @require_POST

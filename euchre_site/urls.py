@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
 from notifications import views as notification_views
@@ -11,6 +12,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("rules/", rules.rules_page, name="rules"),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
+    # The scripts' texts (djangojs catalogs) in the page's language: base.html loads it first.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     # Before games.urls: its placeholder "notifications/" page is replaced by this app.

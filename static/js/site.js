@@ -11,6 +11,11 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 });
 
 document.addEventListener("htmx:responseError", (event) => {
+  // The page's language: Django's JavaScript catalog (/jsi18n/, loaded first)
+  // defines gettext and interpolate; should it be missing, English.
+  const gettext = window.gettext || ((text) => text);
+  const interpolate = window.interpolate
+    || ((format, values) => format.replace(/%\((\w+)\)s/g, (all, name) => String(values[name])));
   const box = document.getElementById("messages");
   if (!box) return;
   const p = document.createElement("p");
@@ -20,7 +25,11 @@ document.addEventListener("htmx:responseError", (event) => {
   const plain = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain");
   p.textContent = plain && xhr.responseText
     ? xhr.responseText
-    : "The server could not complete that request (" + xhr.status + "). Please try again.";
+    : interpolate(
+      gettext("The server could not complete that request (%(status)s). Please try again."),
+      { status: xhr.status },
+      true,
+    );
   box.replaceChildren(p);
 });
 
