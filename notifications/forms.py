@@ -4,6 +4,7 @@ import zoneinfo
 from functools import cache
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences
 
@@ -14,7 +15,7 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
-    time_zone = forms.ChoiceField(label="Time zone (for quiet hours)", choices=time_zone_choices)
+    time_zone = forms.ChoiceField(label=_("Time zone (for quiet hours)"), choices=time_zone_choices)
 
     class Meta:
         model = Preferences
@@ -32,14 +33,20 @@ class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
             "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
         help_texts = {
-            "email_enabled": "When it is your turn and you are not at the table: one message for several games.",
-            "push_enabled": "Needs this browser's permission: use the button below.",
-            "daily_digest": "Each morning, the games waiting for your move.",
-            "quiet_start": "No e-mail or browser notification between these times; e-mails wait until the end.",
+            "email_enabled": _(
+                "When it is your turn and you are not at the table: one message for several games."
+            ),
+            "push_enabled": _("Needs this browser's permission: use the button below."),
+            "daily_digest": _("Each morning, the games waiting for your move."),
+            "quiet_start": _(
+                "No e-mail or browser notification between these times; e-mails wait until the end."
+            ),
         }
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         if bool(data.get("quiet_start")) != bool(data.get("quiet_end")):
-            raise forms.ValidationError("Give both ends of the quiet hours, or neither.")
+            raise forms.ValidationError(
+                _("Give both ends of the quiet hours, or neither."), code="quiet_hours"
+            )
         return data

@@ -41,6 +41,9 @@ from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -50,13 +53,22 @@ from urllib3.util import parse_url
 MAX_ENDPOINT_LENGTH = 1000  # PushSubscription.endpoint's column
 MAX_RESPONSE_BYTES = 64 * 1024  # a push service answers with a few bytes
 
-NOT_A_URL = "The push endpoint is not a valid URL."
-TOO_LONG = f"The push endpoint is too long (at most {MAX_ENDPOINT_LENGTH} characters)."
-NOT_HTTPS = "The push endpoint must be an https:// URL."
-USER_INFO = "The push endpoint must not contain a user name or password."
-NOT_443 = "The push endpoint must use the standard https port (443)."
-NOT_PUBLIC = "The push endpoint's host is not a public Internet address."
-NO_ADDRESS = "The push endpoint's host name could not be looked up."
+# The refusals, for the user: lazy, so str() speaks the language active then.
+NOT_A_URL = _("The push endpoint is not a valid URL.")
+NOT_HTTPS = _("The push endpoint must be an https:// URL.")
+USER_INFO = _("The push endpoint must not contain a user name or password.")
+NOT_443 = _("The push endpoint must use the standard https port (443).")
+NOT_PUBLIC = _("The push endpoint's host is not a public Internet address.")
+NO_ADDRESS = _("The push endpoint's host name could not be looked up.")
+
+
+def _too_long() -> str:
+    return gettext("The push endpoint is too long (at most %(count)d characters).") % {
+        "count": MAX_ENDPOINT_LENGTH
+    }
+
+
+TOO_LONG = lazy(_too_long, str)()
 
 # RFC 3986's characters only: no spaces, backslashes, quotes or non-ASCII that
 # one URL parser reads differently from another.
@@ -80,7 +92,7 @@ class EndpointRefused(ValueError):
     `permanent` is False when only the DNS look-up failed (it may work later).
     """
 
-    def __init__(self, message: str, *, permanent: bool = True) -> None:
+    def __init__(self, message: str | Promise, *, permanent: bool = True) -> None:
         super().__init__(message)
         self.permanent = permanent
 

@@ -12,7 +12,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.functional import Promise
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -37,7 +40,7 @@ def centre(request: HttpRequest) -> HttpResponse:
 def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
     note = services.mark_read(request.user, pk)
     if note is None:
-        raise Http404("No such notification.")
+        raise Http404(gettext("No such notification."))
     if getattr(request, "htmx", False):
         return _with_badge(
             request, render(request, "notifications/centre.html#item", {"note": note})
@@ -51,7 +54,7 @@ def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
     """Follow a notification's link: it counts as read once opened."""
     note = services.mark_read(request.user, pk)
     if note is None:
-        raise Http404("No such notification.")
+        raise Http404(gettext("No such notification."))
     safe = url_has_allowed_host_and_scheme(note.url, allowed_hosts={request.get_host()})
     return redirect(note.url if safe else "notifications:centre")
 
@@ -82,7 +85,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
     form = PreferencesForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Your notification settings are saved.")
+        messages.success(request, gettext("Your notification settings are saved."))
         return redirect("notifications:preferences")
     return render(
         request,
@@ -103,18 +106,19 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         prefs = services.preferences_unsubscribe(token=token)
         if prefs is None:
-            raise Http404("This unsubscribe link is not valid.")
+            raise Http404(gettext("This unsubscribe link is not valid."))
         return render(request, "notifications/unsubscribe.html", {"done": True})
     if services.preferences_by_token(token) is None:
-        raise Http404("This unsubscribe link is not valid.")
+        raise Http404(gettext("This unsubscribe link is not valid."))
     return render(request, "notifications/unsubscribe.html", {"done": False})
 
 
 PUSH_BODY_MAX_BYTES = 4096  # a real subscription is about 400 bytes
 PUSH_SESSION_KEY = "notifications_push_endpoints"  # what this browser registered: gone on log-out
-NOT_A_SUBSCRIPTION = "This is not a push subscription: a JSON object with an endpoint and keys."
-BAD_KEYS = "The push subscription's keys are not valid (p256dh and auth, base64url)."
-TAKEN = "This push subscription cannot be registered."
+# For the user (push.js shows them): lazy, so each answer speaks the request's language.
+NOT_A_SUBSCRIPTION = _("This is not a push subscription: a JSON object with an endpoint and keys.")
+BAD_KEYS = _("The push subscription's keys are not valid (p256dh and auth, base64url).")
+TAKEN = _("This push subscription cannot be registered.")
 
 
 @login_required
@@ -130,9 +134,9 @@ def push_subscription(request: HttpRequest) -> HttpResponse:
         return _push_error(_too_large(), status=413)
     try:
         data = loads_limited(request.read(PUSH_BODY_MAX_BYTES + 1), max_bytes=PUSH_BODY_MAX_BYTES)
-    except JSONTooLarge as exc:
-        return _push_error(str(exc), status=413)
-    except ValueError as exc:
+    except JSONTooLarge:
+        return _push_error(_too_large(), status=413)
+    except ValueError as exc:  # euchre_site.safe_json's sentence, in English
         return _push_error(str(exc))
     if not isinstance(data, dict):
         return _push_error(NOT_A_SUBSCRIPTION)
@@ -162,12 +166,16 @@ def push_subscription(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"ok": True, "subscribed": True})
 
 
-def _push_error(message: str, *, status: int = 400) -> JsonResponse:
-    return JsonResponse({"ok": False, "error": message}, status=status)
+def _push_error(message: str | Promise, *, status: int = 400) -> JsonResponse:
+    return JsonResponse({"ok": False, "error": str(message)}, status=status)
 
 
 def _too_large() -> str:
-    return f"The request body is too large (at most {PUSH_BODY_MAX_BYTES} bytes)."
+    return ngettext(
+        "The request body is too large (at most %(count)d byte).",
+        "The request body is too large (at most %(count)d bytes).",
+        PUSH_BODY_MAX_BYTES,
+    ) % {"count": PUSH_BODY_MAX_BYTES}
 
 
 def _content_length(request: HttpRequest) -> int:

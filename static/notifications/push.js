@@ -1,12 +1,16 @@
 // Browser notifications: subscribe this browser with the site's VAPID key and
 // tell the server (POST JSON, CSRF header). Only where the Push API exists.
+// Texts in the page's language: Django's JavaScript catalog (/jsi18n/, loaded
+// first by base.html) defines gettext; the server's refusals come translated.
 (function () {
+  const gettext = window.gettext || ((text) => text);
   const on = document.getElementById("push-subscribe");
   const off = document.getElementById("push-unsubscribe");
   const status = document.getElementById("push-status");
   if (!on || !off) return;
+  const idle = status.textContent; // "Allow this browser ...", as the page says it
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    status.textContent = "This browser cannot show notifications from the site.";
+    status.textContent = gettext("This browser cannot show notifications from the site.");
     return;
   }
   const csrf = () => JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
@@ -24,8 +28,8 @@
     on.hidden = subscribed;
     off.hidden = !subscribed;
     status.textContent = subscribed
-      ? "This browser shows notifications when it is your turn."
-      : "Allow this browser to show notifications, even with the site closed.";
+      ? gettext("This browser shows notifications when it is your turn.")
+      : idle;
   };
   // This account's endpoints: a browser subscription the server no longer has
   // (deleted at log-out, or another account's) shows as off.
@@ -35,7 +39,7 @@
     registration = reg;
     const sub = await reg.pushManager.getSubscription();
     show(Boolean(sub) && known.includes(sub.endpoint));
-  }).catch(() => { status.textContent = "Browser notifications are not available here."; });
+  }).catch(() => { status.textContent = gettext("Browser notifications are not available here."); });
   const subscribe = () => registration.pushManager.subscribe({
     userVisibleOnly: true,
     applicationServerKey: keyBytes(on.dataset.vapidKey),
@@ -48,7 +52,7 @@
     if (!registration) return;
     try {
       if ((await Notification.requestPermission()) !== "granted") {
-        status.textContent = "Notifications are blocked for this site in the browser's settings.";
+        status.textContent = gettext("Notifications are blocked for this site in the browser's settings.");
         return;
       }
       let sub = await subscribe();
@@ -60,14 +64,14 @@
         response = await tell(sub.toJSON());
       }
       if (!response.ok) {
-        status.textContent = (await refusal(response)) || "Could not turn on browser notifications.";
+        status.textContent = (await refusal(response)) || gettext("Could not turn on browser notifications.");
         return;
       }
       known.push(sub.endpoint);
       show(true);
       off.focus();
     } catch (e) {
-      status.textContent = "Could not turn on browser notifications.";
+      status.textContent = gettext("Could not turn on browser notifications.");
     }
   });
   off.addEventListener("click", async () => {
