@@ -1,0 +1,234 @@
+"""The engine's refusals in the player's language.
+
+The engine (pure Python) raises EngineError with a stable `.code`, its
+values in `.params` (cards like "JH", suits like "H", `call` in "order",
+"assist", "accept", `type`, `field`, `min`, `max`) and an English `.reason`
+for the command line and records. `refusal(exc)` says it to a person, in the
+active language, with cards and suits named by games.words; `RULE_ANCHORS`
+points each refusal that a rule explains to its section of the rules page
+(/rules/#<anchor>).
+
+Codes (grep games/engine for `raise`): not_held, must_follow, not_in_deck,
+not_a_card, play_a_card, hand_over, bad_seat, not_your_turn, unknown_type,
+unknown_field, joker_suit_first, call_or_pass, discard_not_held,
+dealer_must_pick_up, pickup_or_leave, stick_the_dealer, turned_down_suit,
+name_or_pass, choose_dummy_first, dummy_or_alone, choose_keep,
+keep_five_of_ten, defend_or_pass, name_a_suit, not_a_suit, missing_card,
+not_a_move, bad_target, bad_rules, game_over, hand_in_progress, no_hand,
+bad_record. Another code gets the generic refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engine import EngineError
+
+from . import words
+
+# The section of the rules page (/rules/) that explains each refusal a rule causes.
+RULE_ANCHORS: dict[str, str] = {
+    "not_held": "play",
+    "play_a_card": "play",
+    "must_follow": "following-suit",
+    "not_in_deck": "players-and-deck",
+    "joker_suit_first": "joker",
+    "call_or_pass": "first-round",
+    "discard_not_held": "dealer-pickup",
+    "dealer_must_pick_up": "dealer-pickup",
+    "pickup_or_leave": "dealer-pickup",
+    "turned_down_suit": "second-round",
+    "name_or_pass": "second-round",
+    "stick_the_dealer": "stick-the-dealer",
+    "choose_dummy_first": "makers-choice",
+    "dummy_or_alone": "makers-choice",
+    "choose_keep": "makers-choice",
+    "keep_five_of_ten": "makers-choice",
+    "defend_or_pass": "defending-alone",
+    "bad_target": "winning",
+    "bad_rules": "table-options",
+}
+
+
+def _card(params: dict[str, Any]) -> str:
+    code = params.get("card")
+    try:
+        return words.card_label(str(code))
+    except (KeyError, IndexError):
+        return str(code)
+
+
+def _suit(params: dict[str, Any]) -> str:
+    code = params.get("suit")
+    return words.suit_name(code) if code in words.SUITS else str(code)
+
+
+def _call_or_pass(params: dict[str, Any]) -> str:
+    call = params.get("call")
+    if call == "assist":
+        # Translators: refusal in the first round of bidding for the second player after the dealer: "Assist" is their call (see the button "Assist").
+        return _("Assist or pass.")
+    if call == "accept":
+        # Translators: refusal in the first round of bidding for the dealer: "Accept" is the dealer's call (see the button "Accept").
+        return _("Accept or pass.")
+    # Translators: refusal in the first round of bidding for the player on the dealer's left: "Order it up" is their call (see the button "Order it up").
+    return _("Order it up or pass.")
+
+
+def _missing_card(params: dict[str, Any]) -> str:
+    if params.get("field") == "discard":
+        # Translators: refusal: the dealer picked up the up card without choosing a card to put face down.
+        return _("Choose the card to discard.")
+    # Translators: refusal: a play that names no card.
+    return _("Choose the card to play.")
+
+
+def _bad_target(params: dict[str, Any]) -> str:
+    low, high = params.get("min", 0), params.get("max", 0)
+    return ngettext(
+        # Translators: refusal: the target is the score that wins the game (a whole number of points).
+        "The target must be between %(min)s and %(max)s point.",
+        "The target must be between %(min)s and %(max)s points.",
+        high,
+    ) % {"min": low, "max": high}
+
+
+def _sentence(code: str, p: dict[str, Any]) -> str | None:
+    """The refusal `code` with its params `p` in the active language; None
+    for a code this module does not know."""
+    match code:
+        case "not_held":
+            # Translators: refusal: %(card)s is a card's name ("Jack of hearts").
+            return _("You do not hold the %(card)s.") % {"card": _card(p)}
+        case "must_follow":
+            # Translators: refusal: following suit means playing a card of the suit that was led; %(suit)s is a suit ("hearts").
+            return _("You must follow %(suit)s.") % {"suit": _suit(p)}
+        case "not_in_deck":
+            # Translators: refusal: %(card)s is a card's name ("7 of hearts") that the table's deck does not have.
+            return _("The %(card)s is not in this deck.") % {"card": _card(p)}
+        case "not_a_card":
+            # Translators: refusal: a move named something that is not a card.
+            return _("That is not a card.")
+        case "play_a_card":
+            # Translators: refusal: during the play of the tricks the only move is to play a card.
+            return _("Play a card.")
+        case "hand_over":
+            return _("The hand is over.")
+        case "bad_seat":
+            # Translators: refusal: a move or record names a seat the table does not have.
+            return _("There is no such seat.")
+        case "not_your_turn":
+            return _("It is not your turn.")
+        case "unknown_type":
+            # Translators: refusal: %(type)s is the name of a kind of move the site does not know.
+            return _("There is no move called '%(type)s'.") % {"type": p.get("type")}
+        case "unknown_field":
+            # Translators: refusal: a move sent with a field it does not have; %(type)s and %(field)s are technical names, leave them as they are.
+            return _("The move '%(type)s' has no field '%(field)s'.") % {
+                "type": p.get("type"),
+                "field": p.get("field"),
+            }
+        case "joker_suit_first":
+            # Translators: refusal: the Joker was turned up as the up card, and the dealer must first say which suit it stands for.
+            return _("The dealer must first name a suit for the Joker.")
+        case "call_or_pass":
+            return _call_or_pass(p)
+        case "discard_not_held":
+            # Translators: refusal: the dealer who picked up the up card chose a card to put face down that is not among their six cards; %(card)s is a card's name.
+            return _("You cannot discard the %(card)s: it is not in your hand.") % {
+                "card": _card(p)
+            }
+        case "dealer_must_pick_up":
+            # Translators: refusal: the dealer made trump by accepting the up card, so they must pick it up.
+            return _("The dealer who accepted must pick up the up card.")
+        case "pickup_or_leave":
+            # Translators: refusal: the up card is the card turned face up after the deal; the dealer takes it (putting one card face down) or leaves it.
+            return _("Pick up the up card or leave it.")
+        case "stick_the_dealer":
+            # Translators: refusal: "Stick the dealer" is a table option: when everyone passed twice, the dealer must choose trump.
+            return _("Stick the dealer: the dealer must name a suit.")
+        case "turned_down_suit":
+            # Translators: refusal in the second round of bidding: the suit of the up card that everyone passed on may not be named; %(suit)s is a suit ("hearts").
+            return _("You may not name %(suit)s, the turned-down suit.") % {"suit": _suit(p)}
+        case "name_or_pass":
+            # Translators: refusal in the second round of bidding: name a suit as trump, or pass.
+            return _("Name a suit or pass.")
+        case "choose_dummy_first":
+            return _(
+                # Translators: refusal: the maker must choose between taking the dummy (a fourth hand dealt face down) and playing alone before seeing the dummy.
+                "First choose between using the dummy and going alone; the dummy's cards "
+                "are shown once you choose to use it."
+            )
+        case "dummy_or_alone":
+            # Translators: refusal: the maker chooses between taking the dummy (a fourth hand dealt face down) and playing alone.
+            return _("Use the dummy or go alone.")
+        case "choose_keep":
+            # Translators: refusal: the maker who took the dummy keeps five of their ten cards.
+            return _("Choose the five cards to keep.")
+        case "keep_five_of_ten":
+            # Translators: refusal: the maker who took the dummy keeps five of the ten cards (their hand and the dummy).
+            return _("Keep five of the ten cards: your hand and the dummy.")
+        case "defend_or_pass":
+            # Translators: refusal: after the maker went alone, a defender may defend alone or pass.
+            return _("Defend alone or pass.")
+        case "name_a_suit":
+            # Translators: refusal: a move that makes a suit trump (or says what the Joker stands for) names no suit.
+            return _("Name a suit.")
+        case "not_a_suit":
+            # Translators: refusal: a move named something that is not a suit (clubs, diamonds, hearts, spades).
+            return _("That is not a suit.")
+        case "missing_card":
+            return _missing_card(p)
+        case "not_a_move":
+            return _("That is not a move.")
+        case "bad_target":
+            return _bad_target(p)
+        case "bad_rules":
+            # Translators: refusal: the options chosen for a new table (deck, stick the dealer...) are not ones the site offers.
+            return _("Those table options are not valid.")
+        case "game_over":
+            return _("The game is over.")
+        case "hand_in_progress":
+            # Translators: refusal: a new hand cannot be dealt while one is being played.
+            return _("A hand is still in progress.")
+        case "no_hand":
+            # Translators: refusal: there is no hand being played to make a move in.
+            return _("No hand is in progress.")
+        case "bad_record":
+            # Translators: refusal: a game record (a file of the game's moves) that does not replay by the rules.
+            return _("That game record does not follow the rules.")
+    return None
+
+
+# Every code `refusal` knows.
+CODES = frozenset(
+    {
+        "not_held", "must_follow", "not_in_deck", "not_a_card", "play_a_card", "hand_over",
+        "bad_seat", "not_your_turn", "unknown_type", "unknown_field", "joker_suit_first",
+        "call_or_pass", "discard_not_held", "dealer_must_pick_up", "pickup_or_leave",
+        "stick_the_dealer", "turned_down_suit", "name_or_pass", "choose_dummy_first",
+        "dummy_or_alone", "choose_keep", "keep_five_of_ten", "defend_or_pass", "name_a_suit",
+        "not_a_suit", "missing_card", "not_a_move", "bad_target", "bad_rules", "game_over",
+        "hand_in_progress", "no_hand", "bad_record",
+    }
+)  # fmt: skip
+
+
+def refusal(exc: EngineError) -> str:
+    """What the player reads when the engine refuses: the sentence for
+    `exc.code` in the active language, or a generic one for a code it does
+    not know (the English `.reason` is for the command line and records)."""
+    try:
+        said = _sentence(str(getattr(exc, "code", "")), dict(getattr(exc, "params", None) or {}))
+    except (KeyError, TypeError, ValueError):
+        said = None
+    # Translators: refusal: the generic answer to a move the rules do not allow now.
+    return said if said is not None else _("That move is not allowed now.")
+
+
+def rule_anchor(exc: EngineError) -> str | None:
+    """The rules page's section that explains the refusal, if one does."""
+    return RULE_ANCHORS.get(getattr(exc, "code", ""))
