@@ -1,48 +1,80 @@
 from django import forms
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import engine
 
 from .models import BOT_LEVELS, DECKS, MOVE_TIMES, Table
 
-SEAT_CHOICES = [("", "Open for a player"), *BOT_LEVELS]
+# Translators: a choice for an empty seat of a new table: a person will take it (rather than a bot).
+SEAT_CHOICES = [("", gettext_lazy("Open for a player")), *BOT_LEVELS]
 
 
 class TableForm(forms.Form):
-    name = forms.CharField(max_length=60, initial="Cutthroat table")
-    deck = forms.ChoiceField(choices=DECKS, initial="24")
+    # The labels and choices are lazy: the form speaks the request's language.
+    name = forms.CharField(
+        max_length=60,
+        # Translators: the name proposed for a new table; "cutthroat" is the usual name of three-handed Euchre, where everyone plays for themselves.
+        initial=gettext_lazy("Cutthroat table"),
+        # Translators: a form label: the name of a new table, shown in the lobby.
+        label=pgettext_lazy("table", "Name"),
+    )
+    # Translators: a form label: the deck of cards the table plays with.
+    deck = forms.ChoiceField(choices=DECKS, initial="24", label=gettext_lazy("Deck"))
     target = forms.IntegerField(
         min_value=engine.TARGET_MIN,
         max_value=engine.TARGET_MAX,
         initial=engine.TARGET_DEFAULT,
-        label="Play to (points)",
+        # Translators: a form label: the score that wins the game.
+        label=gettext_lazy("Play to (points)"),
     )
     stick_the_dealer = forms.BooleanField(
-        required=False, label="Stick the dealer (the dealer must name trump if all pass twice)"
+        required=False,
+        # Translators: a form label: "stick the dealer" is a Euchre rule: when all three players pass in both rounds of bidding, the dealer must choose trump.
+        label=gettext_lazy("Stick the dealer (the dealer must name trump if all pass twice)"),
     )
     second_round_turned_suit = forms.BooleanField(
-        required=False, label="The turned-down suit may be named in the second round"
+        required=False,
+        # Translators: a form label: the turned-down suit is the suit of the up card that everyone passed on in the first round of bidding.
+        label=gettext_lazy("The turned-down suit may be named in the second round"),
     )
     lone_maker_march = forms.TypedChoiceField(
-        choices=[(3, "3 points"), (4, "4 points")],
+        choices=[
+            # Translators: a choice of points; the number is fixed, write the noun in the form it takes.
+            (3, gettext_lazy("3 points")),
+            # Translators: a choice of points; the number is fixed, write the noun in the form it takes.
+            (4, gettext_lazy("4 points")),
+        ],
         coerce=int,
         initial=3,
-        label="A lone maker's march scores",
+        # Translators: a form label: a march is taking all five tricks; a lone maker played without the dummy.
+        label=gettext_lazy("A lone maker's march scores"),
     )
     mode = forms.ChoiceField(
-        choices=Table.Mode.choices, initial=Table.Mode.LIVE, widget=forms.RadioSelect
+        choices=Table.Mode.choices,
+        initial=Table.Mode.LIVE,
+        widget=forms.RadioSelect,
+        # Translators: a form label: live (one sitting) or by turns (a time limit per move).
+        label=pgettext_lazy("table", "Mode"),
     )
     move_seconds = forms.TypedChoiceField(
         choices=MOVE_TIMES,
         coerce=int,
         initial=86400,
         required=False,
-        label="Time per move (by turns)",
+        # Translators: a form label: the time limit of each move at a table played by turns.
+        label=gettext_lazy("Time per move (by turns)"),
     )
     visibility = forms.ChoiceField(
-        choices=Table.Visibility.choices, initial=Table.Visibility.PUBLIC, widget=forms.RadioSelect
+        choices=Table.Visibility.choices,
+        initial=Table.Visibility.PUBLIC,
+        widget=forms.RadioSelect,
+        # Translators: a form label: public (listed in the lobby) or private (by invitation link).
+        label=pgettext_lazy("table", "Visibility"),
     )
-    seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 2")
-    seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 3")
+    # Translators: a form label: who sits in the second seat of a new table (a bot, or a player who joins).
+    seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("Seat 2"))
+    # Translators: a form label: who sits in the third seat of a new table (a bot, or a player who joins).
+    seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("Seat 3"))
 
     def rules(self) -> dict[str, object]:
         d = self.cleaned_data

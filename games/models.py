@@ -10,15 +10,25 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.engine import TARGET_DEFAULT, Rules
 
-BOT_LEVELS = [("easy", "Easy bot"), ("medium", "Medium bot"), ("hard", "Hard bot")]
-MOVE_TIMES = [(3600, "1 hour"), (12 * 3600, "12 hours"), (86400, "1 day"), (3 * 86400, "3 days")]
+from . import words
+
+# Labels are lazy: they are said in the reader's language when shown.
+BOT_LEVELS = [(level, words.BOT_CHOICES[level]) for level in words.BOT_LEVEL_CODES]
+_duration = lazy(words.duration, str)
+MOVE_TIMES = [(s, _duration(s)) for s in (3600, 12 * 3600, 86400, 3 * 86400)]
 DECKS = [
-    ("24", "24 cards (9 to ace)"),
-    ("32", "32 cards (7 to ace)"),
-    ("25", "25 cards (9 to ace and the Joker)"),
+    # Translators: a deck of cards: 24 cards, from the nines to the aces of each suit. Write the noun in the form the number 24 takes.
+    ("24", gettext_lazy("24 cards (9 to ace)")),
+    # Translators: a deck of cards: 32 cards, from the sevens to the aces of each suit. Write the noun in the form the number 32 takes.
+    ("32", gettext_lazy("32 cards (7 to ace)")),
+    # Translators: a deck of cards: the 24 cards from the nines to the aces, and the Joker (the highest trump). Write the noun in the form the number 25 takes.
+    ("25", gettext_lazy("25 cards (9 to ace and the Joker)")),
 ]
 
 
@@ -28,17 +38,21 @@ def new_invite_token() -> str:
 
 class Table(models.Model):
     class Mode(models.TextChoices):
-        LIVE = "live", "Live"
-        TURNS = "turns", "By turns"
+        # Translators: a table's mode: the game is played in one sitting, everyone at the table at the same time.
+        LIVE = "live", pgettext_lazy("table mode", "Live")
+        # Translators: a table's mode: each move has a time limit (hours or days); players drop in now and then.
+        TURNS = "turns", pgettext_lazy("table mode", "By turns")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        PRIVATE = "private", "Private (invitation link)"
+        # Translators: a table's visibility: listed in the lobby, anyone may join or watch.
+        PUBLIC = "public", pgettext_lazy("table visibility", "Public")
+        # Translators: a table's visibility: not listed; people get in through its invitation link.
+        PRIVATE = "private", pgettext_lazy("table visibility", "Private (invitation link)")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        OPEN = "open", gettext_lazy("Waiting for players")
+        PLAYING = "playing", pgettext_lazy("table status", "Playing")
+        FINISHED = "finished", pgettext_lazy("table status", "Finished")
 
     name = models.CharField(max_length=60)
     owner = models.ForeignKey(
@@ -75,25 +89,41 @@ class Table(models.Model):
         return Rules.from_dict(self.rules)
 
     def rules_in_words(self) -> list[str]:
-        """Every table option in plain words, for the lobby, the table and the invitation."""
+        """Every table option in plain words (in the active language), for the
+        lobby, the table and the invitation."""
         r = self.rules_obj
         deck = dict(DECKS)[r.deck]
         return [
-            f"Deck: {deck}",
-            f"Play to {self.target} points",
-            "Stick the dealer: the dealer must name trump if everyone passes twice"
+            # Translators: a table option: %(deck)s is the deck, e.g. "24 cards (9 to ace)".
+            _("Deck: %(deck)s") % {"deck": deck},
+            # Translators: a table option: the score that wins the game.
+            ngettext("Play to %(n)s point", "Play to %(n)s points", self.target)
+            % {"n": self.target},
+            # Translators: a table option: "stick the dealer" is a Euchre rule: when all three players pass in both rounds of bidding, the dealer must choose trump.
+            _("Stick the dealer: the dealer must name trump if everyone passes twice")
             if r.stick_the_dealer
-            else "No stick the dealer: if everyone passes twice the hand is thrown in",
-            "The turned-down suit may be named in the second round"
+            # Translators: a table option: without "stick the dealer", a hand nobody makes trump in is not played (thrown in).
+            else _("No stick the dealer: if everyone passes twice the hand is thrown in"),
+            # Translators: a table option: the turned-down suit is the suit of the up card that everyone passed on in the first round.
+            _("The turned-down suit may be named in the second round")
             if r.second_round_turned_suit
-            else "The turned-down suit may not be named in the second round",
-            f"A lone maker's march scores {r.lone_maker_march}",
+            # Translators: a table option: the turned-down suit is the suit of the up card that everyone passed on in the first round.
+            else _("The turned-down suit may not be named in the second round"),
+            ngettext(
+                # Translators: a table option: a march is taking all five tricks; a lone maker played without the dummy. %(n)s is a number of points.
+                "A lone maker's march scores %(n)s point",
+                "A lone maker's march scores %(n)s points",
+                r.lone_maker_march,
+            )
+            % {"n": r.lone_maker_march},
         ]
 
     def mode_in_words(self) -> str:
+        """Live, or by turns with the time per move (in the active language)."""
         if self.mode == self.Mode.TURNS:
-            return f"By turns, {self.get_move_seconds_display()} per move"
-        return "Live"
+            # Translators: a table's mode: %(time)s is the time limit per move, e.g. "1 day".
+            return _("By turns, %(time)s per move") % {"time": self.get_move_seconds_display()}
+        return str(self.Mode.LIVE.label)
 
 
 class Seat(models.Model):
@@ -141,17 +171,15 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        if self.user is not None:
-            return f"{self.user.username} (bot playing)" if self.bot_level else self.user.username
-        if self.bot_level:
-            return f"{self.bot_level.capitalize()} bot {self.position + 1}"
-        return "Empty seat"
+        """The seat's name at the table, in the active language (games.words.seat_name)."""
+        username = self.user.username if self.user is not None else None
+        return words.seat_name(username, self.bot_level, self.position)
 
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
+        PLAYING = "playing", pgettext_lazy("game status", "Playing")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)  # 2, 3, ... for rematches at the same table

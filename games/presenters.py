@@ -18,26 +18,33 @@ from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
 
-from games import engine
 from games.engine import GameView
 
+from . import words
 from .models import Game, Hand, Table
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_TEXT = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+SUIT_SYMBOLS = words.SUIT_SYMBOLS
+# The suits' names in the reader's language (lazy): games.words is their home.
+SUIT_NAMES = words.SUITS
 
 
-@functools.cache
 def card_html(code: str) -> str:
-    """A face-up card with its text alternative, rendered once per card code
-    (the table shows dozens of cards to every viewer after every move)."""
-    name = engine.card_name(code)
+    """A face-up card with its text alternative (its name in the active language)."""
+    return _card_html(code, get_language())
+
+
+@functools.lru_cache(maxsize=512)
+def _card_html(code: str, language: str | None) -> str:
+    """Rendered once per card code and language (the table shows dozens of
+    cards to every viewer after every move)."""
+    name = words.card_label(code)
     if code == "JK":
         rank, suit, colour = "★", "", "joker"
     else:
-        rank, suit = RANK_TEXT[code[0]], SUIT_SYMBOLS[code[1]]
+        rank, suit = words.rank_corner(code[0]), SUIT_SYMBOLS[code[1]]
         colour = "red" if code[1] in "DH" else "black"
     return format_html(
         '<span class="card {}" data-card="{}" role="img" aria-label="{}">'
@@ -51,7 +58,8 @@ def card_html(code: str) -> str:
 
 
 # Rendered parts of the table that every viewer sees alike, keyed by all they
-# show (public data only): rendered once, then reused for every viewer and move.
+# show (public data only) and the language: rendered once, then reused for
+# every viewer reading that language and every move.
 _FRAGMENTS: OrderedDict[tuple[Hashable, ...], SafeString] = OrderedDict()
 _FRAGMENTS_SIZE = 1024
 _fragments_lock = threading.Lock()
@@ -59,8 +67,9 @@ _fragments_lock = threading.Lock()
 
 def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], dict[str, Any]]) -> str:
     """The partial `games/table.html#<name>` rendered with `context()`, reused
-    for the same `key`, which must hold everything the partial shows."""
-    full = (name, *key)
+    for the same `key`, which must hold everything the partial shows (the
+    active language is added to it)."""
+    full = (name, get_language(), *key)
     with _fragments_lock:
         html = _FRAGMENTS.get(full)
         if html is not None:
@@ -105,20 +114,35 @@ def _posted(action: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
 
 
-def card(code: str, action: dict[str, Any] | None = None, verb: str = "Play") -> dict[str, Any]:
-    """A card for the template: its html, text alternative and (if clickable) its action."""
-    name = engine.card_name(code)
+def _card_button_label(verb: str, name: str) -> str:
+    """What a clickable card does, said for screen readers: "Play Jack of hearts"."""
+    if verb == "discard":
+        # Translators: a card button's label when the dealer picks up the up card: the clicked card is put face down in exchange. %(card)s is a card's name ("Jack of hearts").
+        return pgettext("card button", "Pick up and discard %(card)s") % {"card": name}
+    # Translators: a card button's label: play this card. %(card)s is a card's name ("Jack of hearts").
+    return pgettext("card button", "Play %(card)s") % {"card": name}
+
+
+def card(code: str, action: dict[str, Any] | None = None, verb: str = "play") -> dict[str, Any]:
+    """A card for the template: its html, text alternative and (if clickable)
+    its action, labelled for what it does (`verb`: "play" or "discard")."""
+    name = words.card_label(code)
     return {
         "code": code,
         "name": name,
         "html": card_html(code),
         "action": _posted(action) if action else None,
-        "label": f"{verb} {name}" if action else name,
+        "label": _card_button_label(verb, name) if action else name,
     }
 
 
 def _button(label: str, action: dict[str, Any], style: str = "") -> dict[str, Any]:
     return {"label": label, "action": _posted(action), "style": style}
+
+
+def _call(view: GameView, seat: int | None) -> str:
+    """The first-round call of `seat` in this hand ("order", "assist", "accept")."""
+    return words.call_of(view["dealer"] or 0, seat or 0)
 
 
 def _buttons(view: GameView) -> list[dict[str, Any]]:
@@ -128,23 +152,37 @@ def _buttons(view: GameView) -> list[dict[str, Any]]:
     for a in view["legal_actions"]:
         t = a["type"]
         if t == "pass":
-            label = "Don't defend alone" if phase == "defender_alone" else "Pass"
-            out.append(_button(label, a, "secondary"))
+            declined = words.DONT_DEFEND_ALONE if phase == "defender_alone" else words.PASS
+            out.append(_button(str(declined), a, "secondary"))
         elif t == "order":
-            suit = SUIT_NAMES.get(view["up_suit"] or "", "")
-            out.append(_button(f"{view['call_name']} ({suit} trump)", a))
+            call = _call(view, a["seat"])
+            up = view["up_suit"]
+            # Translators: a button of the first round of bidding: %(call)s is the seat's call ("Order it up", "Assist" or "Accept"), %(suit)s the up card's suit ("hearts"), which becomes trump.
+            label = pgettext("bidding button", "%(call)s (%(suit)s trump)") % {
+                "call": words.call_label(call),
+                "suit": words.suit_name(up) if up else "",
+            }
+            out.append(_button(label, a))
         elif t == "name":
-            out.append(_button(f"Name {SUIT_NAMES[a['suit']]} {SUIT_SYMBOLS[a['suit']]}", a))
+            # Translators: a button of the second round of bidding: make this suit trump. %(suit)s is a suit ("hearts"), %(symbol)s its sign (♥).
+            label = pgettext("bidding button", "Name %(suit)s %(symbol)s") % {
+                "suit": words.suit_name(a["suit"]),
+                "symbol": SUIT_SYMBOLS[a["suit"]],
+            }
+            out.append(_button(label, a))
         elif t == "joker_suit":
-            out.append(_button(f"The Joker stands for {SUIT_NAMES[a['suit']]}", a))
+            # Translators: a button of the dealer when the Joker was turned up: it stands for this suit in the first round. %(suit)s is a suit ("hearts").
+            label = pgettext("bidding button", "The Joker stands for %(suit)s") % {
+                "suit": words.suit_name(a["suit"])
+            }
+            out.append(_button(label, a))
         elif t == "leave":
-            out.append(_button("Leave the up card", a, "secondary"))
+            out.append(_button(str(words.LEAVE_THE_UP_CARD), a, "secondary"))
         elif t == "dummy" and phase == "maker_choice":
-            out.append(_button("Use the dummy", a))
+            out.append(_button(str(words.USE_THE_DUMMY), a))
         elif t == "alone":
-            out.append(
-                _button("Defend alone" if phase == "defender_alone" else "Go alone", a, "danger")
-            )
+            alone = words.DEFEND_ALONE if phase == "defender_alone" else words.GO_ALONE
+            out.append(_button(str(alone), a, "danger"))
     return out
 
 
@@ -157,7 +195,7 @@ def _hand_cards(view: GameView) -> list[dict[str, Any]]:
 def _discard_choices(view: GameView) -> list[dict[str, Any]]:
     """The dealer's pick-up: each of the six cards, clickable to discard it."""
     picks = [a for a in view["legal_actions"] if a["type"] == "pickup"]
-    return [card(a["discard"], a, verb="Pick up and discard") for a in picks]
+    return [card(a["discard"], a, verb="discard") for a in picks]
 
 
 def _trick(names: dict[int, str], cards: list[list[Any]]) -> list[dict[str, Any]]:
@@ -202,6 +240,7 @@ def table_context(
                 "is_bot": s.is_bot,
                 "is_you": pos == me,
                 "where": where[pos],
+                "relative": words.relative_seat(pos, me),
                 "dealer": pos == view["dealer"],
                 "maker": pos == view["maker"],
                 "alone": pos in view["alone"],
@@ -224,7 +263,7 @@ def table_context(
     ctx["buttons"] = _buttons(view)
     ctx["exchange_cards"] = [card(c) for c in view["exchange"] or []]
     ctx["up_card"] = card(view["up_card"]) if view["up_card"] else None
-    ctx["trump_name"] = SUIT_NAMES.get(view["trump"] or "")
+    ctx["trump_name"] = words.suit_name(view["trump"]) if view["trump"] else None
     ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")
     ctx["dummy_cards"] = [card(c) for c in view["dummy"] or []]
     ctx["my_discards"] = [card(c) for c in view["my_discards"]]
@@ -271,49 +310,109 @@ def _auto_note(hand: Hand | None, names: dict[int, str]) -> str:
     """Mark a move the bot made for a player whose time ran out."""
     actions = hand.record["actions"] if hand is not None else []
     if actions and actions[-1].get("auto"):
-        return f"Time ran out: the bot moved for {names[actions[-1]['seat']]}."
+        # Translators: a note on the table: the player's time to move ran out (tables played by turns), so a bot made that move. %(name)s is the player's name.
+        return _("Time ran out: the bot moved for %(name)s.") % {"name": names[actions[-1]["seat"]]}
     return ""
 
 
 def _dummy_text(view: GameView, maker: str | None) -> str:
+    """What became of the dummy (a fourth hand dealt face down that the maker may take)."""
     if view["phase"] in (None, "over"):
         return ""
     if view["maker"] is not None and view["maker"] in view["alone"]:
-        return f"unused: {maker} went alone"
+        # Translators: next to the label "Dummy": nobody takes the dummy because the maker (%(name)s) plays alone.
+        return pgettext("the dummy", "unused: %(name)s went alone") % {"name": maker}
     if view["phase"] in ("defender_alone", "play"):
-        return f"taken by {maker}"
-    return "5 cards face down"
+        # Translators: next to the label "Dummy": the maker (%(name)s) took the dummy.
+        return pgettext("the dummy", "taken by %(name)s") % {"name": maker}
+    # Translators: next to the label "Dummy": the dummy's cards lie face down, nobody has taken them yet.
+    return ngettext("%(n)s card face down", "%(n)s cards face down", 5) % {"n": 5}
+
+
+def _my_phase_text(view: GameView, phase: str) -> str:
+    """What the viewer whose turn it is has to do."""
+    if phase == "joker_suit":
+        # Translators: the Joker was turned up as the up card; the dealer (the reader) says which suit it stands for.
+        return _("The Joker was turned up: as the dealer, name the suit it stands for.")
+    if phase == "bid1":
+        call = _call(view, view["seat"])
+        if call == "assist":
+            # Translators: the first round of bidding: the reader may "assist" (make the up card's suit trump, see the button "Assist") or pass.
+            return _("First round: assist or pass.")
+        if call == "accept":
+            # Translators: the first round of bidding: the reader, the dealer, may "accept" (make the up card's suit trump, see the button "Accept") or pass.
+            return _("First round: accept or pass.")
+        # Translators: the first round of bidding: the reader may "order it up" (make the up card's suit trump, see the button "Order it up") or pass.
+        return _("First round: order it up or pass.")
+    if phase == "dealer_pickup":
+        # Translators: the dealer (the reader) takes the up card into their hand and puts one card face down (the discard), or leaves it on the table.
+        return _("Pick up the up card (choose your discard) or leave it.")
+    if phase == "bid2":
+        # Translators: the second round of bidding: the reader may choose any suit as trump (except the turned-down one, unless the table allows it) or pass.
+        return _("Second round: name trump or pass.")
+    if phase == "maker_choice":
+        # Translators: the maker (who chose trump, the reader) takes the dummy (a fourth hand dealt face down) or plays alone.
+        return _("You are the maker: use the dummy or go alone.")
+    if phase == "dummy_keep":
+        # Translators: the maker (the reader) took the dummy and keeps five of the ten cards.
+        return _("You took the dummy: choose the five cards to keep.")
+    if phase == "defender_alone":
+        # Translators: the maker went alone; the reader, a defender, may also play alone (for more points) or play with the other defender.
+        return _("Defend alone, or play with your partner for this hand.")
+    if phase == "play":
+        return _("Play a card.")
+    return ""
+
+
+def _their_phase_text(view: GameView, phase: str, who: str) -> str:
+    """What the player whose turn it is (`who`, another) has to do."""
+    name = {"name": who}
+    if phase == "joker_suit":
+        return (
+            # Translators: the Joker was turned up as the up card; the dealer, %(name)s, says which suit it stands for.
+            _("The Joker was turned up: %(name)s (the dealer) names the suit it stands for.") % name
+        )
+    if phase == "bid1":
+        call = _call(view, view["to_act"])
+        if call == "assist":
+            # Translators: the first round of bidding: %(name)s may "assist" (make the up card's suit trump) or pass.
+            return _("First round of bidding: %(name)s to assist or pass.") % name
+        if call == "accept":
+            # Translators: the first round of bidding: %(name)s, the dealer, may "accept" (make the up card's suit trump) or pass.
+            return _("First round of bidding: %(name)s to accept or pass.") % name
+        # Translators: the first round of bidding: %(name)s may "order it up" (make the up card's suit trump) or pass.
+        return _("First round of bidding: %(name)s to order it up or pass.") % name
+    if phase == "dealer_pickup":
+        # Translators: the dealer, %(name)s, takes the up card into their hand (putting one card face down) or leaves it.
+        return _("%(name)s (the dealer) picks up the up card or leaves it.") % name
+    if phase == "bid2":
+        # Translators: the second round of bidding: %(name)s may choose a suit as trump or pass.
+        return _("Second round of bidding: %(name)s to name trump or pass.") % name
+    if phase == "maker_choice":
+        # Translators: the maker, %(name)s, takes the dummy (a fourth hand dealt face down) or plays alone.
+        return _("%(name)s (the maker) uses the dummy or goes alone.") % name
+    if phase == "dummy_keep":
+        # Translators: the maker, %(name)s, took the dummy and keeps five of the ten cards.
+        return _("%(name)s (the maker) took the dummy and keeps five of the ten cards.") % name
+    if phase == "defender_alone":
+        # Translators: the maker went alone; %(name)s, a defender, may also play alone against them.
+        return _("%(name)s may defend alone.") % name
+    if phase == "play":
+        # Translators: it is %(name)s's turn to play a card.
+        return _("%(name)s to play.") % name
+    return ""
 
 
 def _phase_text(view: GameView, names: dict[int, str]) -> str:
     if view["over"]:
-        return "The game is over."
+        return _("The game is over.")
     phase = view["phase"] or ""
     to_act = view["to_act"]
     if to_act is None:
         return ""
     if to_act == view["seat"]:
-        return {
-            "joker_suit": "The Joker was turned up: as the dealer, name the suit it stands for.",
-            "bid1": f"First round: {(view['call_name'] or '').lower()} or pass.",
-            "dealer_pickup": "Pick up the up card (choose your discard) or leave it.",
-            "bid2": "Second round: name trump or pass.",
-            "maker_choice": "You are the maker: use the dummy or go alone.",
-            "dummy_keep": "You took the dummy: choose the five cards to keep.",
-            "defender_alone": "Defend alone, or play with your partner for this hand.",
-            "play": "Play a card.",
-        }.get(phase, "")
-    who = names.get(to_act, "")
-    return {
-        "joker_suit": f"The Joker was turned up: {who} (the dealer) names the suit it stands for.",
-        "bid1": f"First round of bidding: {who} to order it up or pass.",
-        "dealer_pickup": f"{who} (the dealer) picks up the up card or leaves it.",
-        "bid2": f"Second round of bidding: {who} to name trump or pass.",
-        "maker_choice": f"{who} (the maker) uses the dummy or goes alone.",
-        "dummy_keep": f"{who} (the maker) took the dummy and keeps five of the ten cards.",
-        "defender_alone": f"{who} may defend alone.",
-        "play": f"{who} to play.",
-    }.get(phase, "")
+        return _my_phase_text(view, phase)
+    return _their_phase_text(view, phase, names.get(to_act, ""))
 
 
 def _hand_summary(
@@ -336,11 +435,13 @@ def _hand_summary(
                 "cards": [card(c) for c in (deal.get("hands") or [[], [], []])[s]],
             }
         )
+    maker = res["maker"]
     return {
         "number": number,
+        "heading": _hand_heading(number, res, names),
         "thrown_in": res["thrown_in"],
-        "maker": names.get(res["maker"]) if res["maker"] is not None else None,
-        "trump": SUIT_NAMES.get(res["trump"] or ""),
+        "maker": names.get(maker) if maker is not None else None,
+        "trump": words.suit_name(res["trump"]) if res["trump"] else None,
         "alone": [names[s] for s in res["alone"]],
         "rows": rows,
         "dummy": [card(c) for c in deal.get("dummy") or []],
@@ -348,6 +449,43 @@ def _hand_summary(
         "discards": [card(c) for c in _flat(deal.get("discards"))],
         "dealer": names[last["dealer"]],
     }
+
+
+def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> str:
+    """The summary's title: "Hand 3: alice made hearts (alice alone) — march"."""
+    maker = res["maker"]
+    if res["thrown_in"] or maker is None:
+        # Translators: the title of a finished hand's summary when nobody chose trump in either round.
+        return _("Hand %(number)s: thrown in, everyone passed") % {"number": number}
+    # Translators: the title of a finished hand's summary: %(maker)s chose trump, %(trump)s is the suit ("hearts").
+    heading = _("Hand %(number)s: %(maker)s made %(trump)s") % {
+        "number": number,
+        "maker": names.get(maker, ""),
+        "trump": words.suit_name(res["trump"]) if res["trump"] else "",
+    }
+    alone = [names[s] for s in res["alone"]]
+    if len(alone) == 1:
+        # Translators: part of a hand summary's title: %(name)s played the hand alone (without the dummy, or as the lone defender).
+        alone_text = _("%(name)s alone") % {"name": alone[0]}
+    elif alone:
+        # Translators: part of a hand summary's title: the maker and a defender both played alone.
+        alone_text = _("%(first)s and %(second)s alone") % {"first": alone[0], "second": alone[1]}
+    else:
+        alone_text = ""
+    if alone_text:
+        # Translators: a hand summary's title, %(heading)s, followed by who played alone.
+        heading = pgettext("hand summary", "%(heading)s (%(alone)s)") % {
+            "heading": heading,
+            "alone": alone_text,
+        }
+    outcome = words.hand_outcome(res["tricks"][maker])
+    if outcome:
+        # Translators: a hand summary's title, %(heading)s, followed by the maker's result ("euchred" or "march").
+        heading = pgettext("hand summary", "%(heading)s — %(outcome)s") % {
+            "heading": heading,
+            "outcome": outcome,
+        }
+    return heading
 
 
 def _flat(discards: list[list[str]] | None) -> list[str]:

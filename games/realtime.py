@@ -39,10 +39,13 @@ def render_table(
     *,
     state: Any = None,
     message: str = "",
+    rule: str | None = None,
     oob: bool = False,
     user: Any = None,
 ) -> str:
-    """The table partial for one viewer (`user` only matters before the game starts)."""
+    """The table partial for one viewer (`user` only matters before the game
+    starts), with a refusal's `message` and the rules page's section that
+    explains it (`rule`, an anchor of /rules/)."""
     from . import presenters, services
 
     view = None
@@ -53,7 +56,7 @@ def render_table(
             hand = services.current_hand_row(game)
         view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user)
-    ctx.update(message=message, oob=oob)
+    ctx.update(message=message, rule=rule, oob=oob)
     return render_to_string("games/table.html#table", ctx)
 
 

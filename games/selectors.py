@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from .models import Game, Seat, Table
+from .models import Game, Seat
 
 
 def my_games(user: Any) -> list[dict[str, Any]]:
@@ -40,9 +40,7 @@ def my_games(user: Any) -> list[dict[str, Any]]:
                 if playing and game and game.to_act is not None
                 else None,
                 "deadline": game.deadline if playing and game else None,
-                "status": "Waiting for players"
-                if table.status == Table.Status.OPEN
-                else table.get_status_display(),
+                "status": table.get_status_display(),  # in the reader's language
                 "scores": [(names[p], s) for p, s in enumerate(game.scores)] if game else [],
                 "bot_playing": seat.is_bot,
             }

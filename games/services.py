@@ -21,25 +21,35 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.engine import Action, EngineError, GameState, Rules
 
-from . import access, signals
+from . import access, messages, signals
 from .models import BOT_LEVELS, Game, Hand, Seat, Table, new_invite_token
 
 MAX_NAME = 60
 
 
 class GameError(Exception):
-    """A request that changes nothing; `message` is what the player reads and
-    `status` the HTTP status that answers it (400: not allowed as asked)."""
+    """A request that changes nothing; `message` is what the player reads (in
+    the language of the request that raised it), `rule` the section of the
+    rules page that explains it (an anchor of /rules/, or None), and `status`
+    the HTTP status that answers it (400: not allowed as asked)."""
 
     status = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.rule = rule
+
+    @classmethod
+    def refused(cls, exc: EngineError) -> GameError:
+        """The engine's refusal, said to the player (games.messages)."""
+        return cls(messages.refusal(exc), rule=messages.rule_anchor(exc))
 
 
 class Forbidden(GameError):
@@ -129,28 +139,35 @@ def table_create(
     """Open a table with the creator in seat 0."""
     name = name.strip()
     if not name:
-        raise GameError("Give the table a name.")
+        raise GameError(_("Give the table a name."))
     if len(name) > MAX_NAME:
-        raise GameError(f"A table name has at most {MAX_NAME} characters.")
+        raise GameError(
+            ngettext(
+                "A table name has at most %(max)s character.",
+                "A table name has at most %(max)s characters.",
+                MAX_NAME,
+            )
+            % {"max": MAX_NAME}
+        )
     try:
         rules_obj = Rules.from_dict(rules)
     except EngineError as exc:
-        raise GameError(str(exc)) from None
+        raise GameError.refused(exc) from None
     try:
         engine.check_target(target)
-    except EngineError:
-        raise GameError(
-            f"The target must be between {engine.TARGET_MIN} and {engine.TARGET_MAX} points."
-        ) from None
+    except EngineError as exc:
+        raise GameError.refused(exc) from None
     if mode not in Table.Mode.values:
-        raise GameError("Choose live or by turns.")
+        # Translators: a table is played live (everyone at once) or by turns (a time limit per move).
+        raise GameError(_("Choose live or by turns."))
     if mode == Table.Mode.TURNS:
-        if move_seconds not in {s for s, _ in Table._meta.get_field("move_seconds").choices or []}:
-            raise GameError("Choose the time per move.")
+        times = {s for s, _label in Table._meta.get_field("move_seconds").choices or []}
+        if move_seconds not in times:
+            raise GameError(_("Choose the time per move."))
     else:
         move_seconds = None
     if visibility not in Table.Visibility.values:
-        raise GameError("Choose public or private.")
+        raise GameError(_("Choose public or private."))
     with transaction.atomic():
         table = Table.objects.create(
             name=name,
@@ -176,7 +193,7 @@ def table_revoke_invitation(*, table: Table, user: Any) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if table.owner_id != user.pk:
-            raise Forbidden("Only the table's creator can revoke its invitation link.")
+            raise Forbidden(_("Only the table's creator can revoke its invitation link."))
         table.invite_token = new_invite_token()
         table.save(update_fields=["invite_token", "updated"])
         _after_lobby_change(table)  # open pages re-check who may watch
@@ -185,7 +202,7 @@ def table_revoke_invitation(*, table: Table, user: Any) -> None:
 def _open_table_for_update(table_id: int) -> Table:
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status != Table.Status.OPEN:
-        raise Conflict("The game at this table has already started.")
+        raise Conflict(_("The game at this table has already started."))
     return table
 
 
@@ -194,12 +211,12 @@ def table_join(*, table: Table, user: Any, position: int) -> Game | None:
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.seats.filter(user=user).exists():
-            raise Conflict("You already have a seat at this table.")
+            raise Conflict(_("You already have a seat at this table."))
         updated = Seat.objects.filter(
             table=table, position=position, user__isnull=True, bot_level=""
         ).update(user=user)
         if not updated:
-            raise Conflict("That seat is taken.")
+            raise Conflict(_("That seat is taken."))
         return _start_if_full(table)
 
 
@@ -208,7 +225,7 @@ def table_leave(*, table: Table, user: Any) -> None:
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if not Seat.objects.filter(table=table, user=user).update(user=None):
-            raise Forbidden("You are not seated at this table.")
+            raise Forbidden(_("You are not seated at this table."))
         if not table.seats.filter(user__isnull=False).exists():
             _after_lobby_change(table)  # open pages learn that the table is gone
             table.delete()
@@ -219,24 +236,24 @@ def table_leave(*, table: Table, user: Any) -> None:
 def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game | None:
     """The owner puts a bot in an empty seat, or removes it (level "")."""
     if level and level not in dict(BOT_LEVELS):
-        raise GameError("Choose an easy, medium or hard bot.")
+        raise GameError(_("Choose an easy, medium or hard bot."))
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.owner_id != user.pk:
-            raise Forbidden("Only the table's creator can seat bots.")
+            raise Forbidden(_("Only the table's creator can seat bots."))
         if level:
             updated = Seat.objects.filter(
                 table=table, position=position, user__isnull=True, bot_level=""
             ).update(bot_level=level)
             if not updated:
-                raise Conflict("That seat is taken.")
+                raise Conflict(_("That seat is taken."))
             return _start_if_full(table)
         if (
             not Seat.objects.filter(table=table, position=position)
             .exclude(bot_level="")
             .update(bot_level="")
         ):
-            raise Conflict("There is no bot in that seat.")
+            raise Conflict(_("There is no bot in that seat."))
         _after_lobby_change(table)
         return None
 
@@ -277,31 +294,31 @@ def game_rematch(*, table: Table, user: Any) -> Game:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if access.seat_of(table, user) is None:
-            raise Forbidden("Only the players at this table can start a rematch.")
+            raise Forbidden(_("Only the players at this table can start a rematch."))
         last = table.games.order_by("-number").first()
         if last is None or last.status != Game.Status.FINISHED:
-            raise Conflict("The current game is not finished yet.")
+            raise Conflict(_("The current game is not finished yet."))
         try:
             return _game_start(table, last.number + 1)
         except IntegrityError:
-            raise Conflict("A rematch has already started.") from None
+            raise Conflict(_("A rematch has already started.")) from None
 
 
 def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
     """A player hands their seat in the game under way to a bot (`level`),
     or takes it back (`level` ""): the seat stays theirs either way."""
     if level and level not in dict(BOT_LEVELS):
-        raise GameError("Choose an easy, medium or hard bot.")
+        raise GameError(_("Choose an easy, medium or hard bot."))
     with transaction.atomic():
         game = (
             Game.objects.select_for_update().filter(table=table, status=Game.Status.PLAYING).first()
         )
         if game is None:
-            raise Conflict("There is no game under way at this table.")
+            raise Conflict(_("There is no game under way at this table."))
         if not Seat.objects.filter(table=table, user=user).update(
             bot_level=level, away=False, timeouts_in_row=0
         ):
-            raise Forbidden("You are not playing at this table.")
+            raise Forbidden(_("You are not playing at this table."))
         _seat_changed(game)
 
 
@@ -348,11 +365,20 @@ def vacation_start(*, user: Any, days: int, now: datetime.datetime | None = None
     14 a calendar year)."""
     now = now or timezone.now()
     if user.on_vacation(now):
-        raise Conflict("You are already on vacation.")
+        raise Conflict(_("You are already on vacation."))
     left = user.vacation_days_left(now)
     if not 1 <= days <= left:
+        if left < 1:
+            raise GameError(_("You have no vacation days left this year."))
+        if left == 1:
+            raise GameError(_("Choose 1 day: it is the last vacation day you have this year."))
         raise GameError(
-            f"Choose between 1 and {left} days (you have {left} vacation days left this year)."
+            ngettext(
+                "Choose between 1 and %(left)s day (you have %(left)s vacation day left this year).",
+                "Choose between 1 and %(left)s days (you have %(left)s vacation days left this year).",
+                left,
+            )
+            % {"left": left}
         )
     with transaction.atomic():
         if user.vacation_year != now.year:
@@ -367,7 +393,7 @@ def vacation_end(*, user: Any, now: datetime.datetime | None = None) -> None:
     """Come back early; the whole days not used are given back."""
     now = now or timezone.now()
     if not user.on_vacation(now):
-        raise Conflict("You are not on vacation.")
+        raise Conflict(_("You are not on vacation."))
     with transaction.atomic():
         unused = (user.vacation_until - now).days
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
@@ -448,15 +474,15 @@ class Actor:
         if self.kind == "person":
             own = access.seat_of(game.table, self.user)
             if own is None:
-                raise Forbidden("You are not playing at this table.")
+                raise Forbidden(_("You are not playing at this table."))
             return own
         assert self.seat is not None
         if self.kind == "bot":
             if not seats[self.seat].is_bot:
-                raise Forbidden("That seat is not a bot's.")
+                raise Forbidden(_("That seat is not a bot's."))
             return self.seat
         if seats[self.seat].is_bot or game.deadline is None or game.deadline > timezone.now():
-            raise Forbidden("That seat has not run out of time.")
+            raise Forbidden(_("That seat has not run out of time."))
         return self.seat
 
 
@@ -470,7 +496,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
     wrong seat, a move out of turn or an illegal action; the message says why.
     """
     if not isinstance(action, dict) or "seat" in action:
-        raise GameError("That is not a move.")
+        raise GameError(_("That is not a move."))
     with transaction.atomic():
         game = (
             Game.objects.select_for_update()
@@ -484,23 +510,23 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
         seats = {s.position: s for s in table.seats.all()}
         seat = actor.seat_at(game, seats)
         if game.status == Game.Status.FINISHED:
-            raise Conflict("The game is over.")
+            raise Conflict(_("The game is over."))
         if version != game.version:
             raise StaleVersion(
-                "The table changed before your move arrived; here it is as it stands now."
+                _("The table changed before your move arrived; here it is as it stands now.")
             )
         state = game_state(game)  # usually cached: rebuilt from every hand only after a restart
         hand = current_hand_row(game)
         assert hand is not None
         if state.current is None or state.current.to_act != seat:
-            raise Conflict("It is not your turn.")
+            raise Conflict(_("It is not your turn."))
         try:
             act = Action.from_dict({**action, "seat": seat}, strict=True)
             if actor.kind == "timeout":
                 act = dataclasses.replace(act, extra={"auto": True})
             new_state = engine.game_apply(state, act)
         except EngineError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError.refused(exc) from None
         new_state, hand = _store_move(game, hand, new_state)
         _set_turn(game, new_state)
         updated = Game.objects.filter(pk=game.pk, version=version).update(
@@ -515,7 +541,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
             deadline=game.deadline,
         )
         if updated != 1:
-            raise StaleVersion("Someone moved first; here is the table as it stands now.")
+            raise StaleVersion(_("Someone moved first; here is the table as it stands now."))
         game.version = version + 1
         game.scores = list(new_state.scores)
         transaction.on_commit(partial(_cache_put, _cache_key(game), new_state))

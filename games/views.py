@@ -13,6 +13,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import is_ratelimited
@@ -40,13 +42,15 @@ def _table_or_404(request: HtmxHttpRequest, table_id: int) -> Table:
     return table
 
 
-def _table_html(request: HtmxHttpRequest, table: Table, message: str = "") -> str:
+def _table_html(
+    request: HtmxHttpRequest, table: Table, message: str = "", rule: str | None = None
+) -> str:
     table = realtime.with_seats(Table.objects.select_related("owner")).get(
         pk=table.pk
     )  # fresh seats
     game = realtime.latest_game(table)
     seat = access.seat_of(table, request.user)
-    return realtime.render_table(table, game, seat, message=message, user=request.user)
+    return realtime.render_table(table, game, seat, message=message, rule=rule, user=request.user)
 
 
 REFUSED_HEADER = "X-Table-Refused"
@@ -63,7 +67,7 @@ def _refuse(request: HtmxHttpRequest, table: Table, exc: services.GameError) -> 
     """Nothing changed: the table as it stands with the reason, under the
     error's 4xx status. htmx swaps it in all the same (site.js, on the
     REFUSED_HEADER); a plain form post gets the whole page."""
-    html = _table_html(request, table, exc.message)
+    html = _table_html(request, table, exc.message, exc.rule)
     if request.htmx:
         response = HttpResponse(html, status=exc.status)
     else:
@@ -91,7 +95,7 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
     if is_ratelimited(request, group="table-create", key="user", rate="20/h", increment=True):
         form.add_error(
             None,
-            "You have opened many tables in the last hour: wait a while before opening another.",
+            _("You have opened many tables in the last hour: wait a while before opening another."),
         )
         return render(
             request,
@@ -165,7 +169,7 @@ def _position(request: HtmxHttpRequest) -> int:
     except ValueError:
         position = -1
     if position not in (0, 1, 2):
-        raise services.GameError("Choose seat 1, 2 or 3.")
+        raise services.GameError(_("Choose seat 1, 2 or 3."))
     return position
 
 
@@ -192,7 +196,7 @@ def table_post(
                 rate=settings.TABLE_POST_RATE,
                 increment=True,
             ):
-                raise TooManyMoves("Too many moves at once: wait a moment and try again.")
+                raise TooManyMoves(_("Too many moves at once: wait a moment and try again."))
             response = handler(request, table)
         except services.GameError as exc:
             return _refuse(request, table, exc)
@@ -242,7 +246,8 @@ def table_autopilot(request: HtmxHttpRequest, table: Table) -> None:
     )
 
 
-NOT_A_MOVE = "That is not a move."
+def _not_a_move() -> str:
+    return _("That is not a move.")
 
 
 def _reject_constant(name: str) -> Any:
@@ -259,22 +264,24 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     raw = post.get("action", "")
     version_text = post.get("version", "")
     if not raw or len(raw) > MAX_ACTION_CHARS or len(version_text) > 12:
-        raise services.GameError(NOT_A_MOVE)
+        raise services.GameError(_not_a_move())
     try:
         action = json.loads(raw, parse_constant=_reject_constant)
         version = int(version_text)
     except (ValueError, RecursionError):
-        raise services.GameError(NOT_A_MOVE) from None
+        raise services.GameError(_not_a_move()) from None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise services.GameError(NOT_A_MOVE)
+        raise services.GameError(_not_a_move())
     if "seat" in action:
-        raise services.GameError("A move cannot name its seat: it is always your own.")
+        raise services.GameError(_("A move cannot name its seat: it is always your own."))
     keep = post.getlist("keep")
     if keep:
         if action["type"] != "dummy" or "keep" in action:
-            raise services.GameError(NOT_A_MOVE)
+            raise services.GameError(_not_a_move())
         if len(keep) != 5:
-            raise services.GameError(f"Keep exactly five cards (you chose {len(keep)}).")
+            raise services.GameError(
+                _("Keep exactly five cards (you chose %(n)s).") % {"n": len(keep)}
+            )
         action["keep"] = keep
     return action, version
 
@@ -283,7 +290,7 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
 def table_act(request: HtmxHttpRequest, table: Table) -> None:
     game = realtime.latest_game(table)
     if game is None:
-        raise services.Conflict("The game has not started yet.")
+        raise services.Conflict(_("The game has not started yet."))
     action, version = parse_action(request.POST)
     services.game_act(
         game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)
@@ -298,7 +305,7 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         raise Http404("No such game")
     if game.status != Game.Status.FINISHED:
         return JsonResponse(
-            {"error": "The record can be downloaded once the game is over."}, status=409
+            {"error": _("The record can be downloaded once the game is over.")}, status=409
         )
     record = engine.game_to_record(services.game_state(game))
     return json_attachment(record, f"euchre-game-{game.pk}.json")
@@ -320,16 +327,21 @@ def vacation(request: HtmxHttpRequest) -> HttpResponse:
     try:
         if request.POST.get("end"):
             services.vacation_end(user=request.user)
-            messages.success(request, "Welcome back: your deadlines run again.")
+            messages.success(request, _("Welcome back: your deadlines run again."))
         else:
             try:
                 days = int(request.POST.get("days", ""))
             except ValueError:
-                raise services.GameError("Choose a number of days.") from None
+                raise services.GameError(_("Choose a number of days.")) from None
             services.vacation_start(user=request.user, days=days)
             messages.success(
                 request,
-                f"Enjoy your {days} day{'s' if days != 1 else ''} away: your deadlines are paused.",
+                ngettext(
+                    "Enjoy your %(days)s day away: your deadlines are paused.",
+                    "Enjoy your %(days)s days away: your deadlines are paused.",
+                    days,
+                )
+                % {"days": days},
             )
     except services.GameError as exc:
         messages.error(request, exc.message)

@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import NoReverseMatch, reverse
 
 from games import engine, services
 from games.models import Game, Table
@@ -31,6 +32,16 @@ def full_table(alice: Any, bob: Any, carol: Any) -> Table:
 @pytest.fixture
 def game(full_table: Table) -> Game:
     return full_table.games.select_related("table").get()
+
+
+def see_the_rule(anchor: str) -> str:
+    """The link a refusal's message ends with, to the rules page's section that
+    explains it (none while the site has no rules page)."""
+    try:
+        url = reverse("rules")
+    except NoReverseMatch:
+        return ""
+    return f' <a href="{url}#{anchor}">See the rule</a>'
 
 
 def players(table: Table) -> dict[int, Any]:

@@ -18,7 +18,7 @@ from euchre_site.asgi import application
 from games import services
 from games.models import Game, Table
 
-from .conftest import open_table, play_one, players, state_of, to_act
+from .conftest import open_table, play_one, players, see_the_rule, state_of, to_act
 from .wsclient import ORIGIN
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def logged_in(user: Any) -> Client:
 
 
 def alert(html: str) -> str:
-    """The refusal's text in a table partial."""
+    """The refusal's text in a table partial (with its link to the rule, if any)."""
     start = html.index('role="alert">') + len('role="alert">')
     return html[start : html.index("</p>", start)]
 
@@ -72,7 +72,7 @@ def test_a_maker_cannot_test_the_dummy_card_by_card_before_choosing(game: Game) 
             assert game.version == version
     assert answers == {
         "First choose between using the dummy and going alone; the dummy&#x27;s cards "
-        "are shown once you choose to use it"
+        "are shown once you choose to use it." + see_the_rule("makers-choice")
     }
     for c in ten_in_dummy:  # no page of the maker showed a dummy card
         assert f'data-card="{c}"' not in client.get(game.table.get_absolute_url()).content.decode()
@@ -99,7 +99,9 @@ def test_after_choosing_the_dummy_the_maker_sees_it_and_cannot_go_alone(game: Ga
         url, {"action": '{"type":"alone"}', "version": str(game.version)}, headers=HTMX
     )
     assert response.status_code == 400
-    assert alert(response.content.decode()) == "Choose the five cards to keep"
+    assert alert(response.content.decode()) == (
+        "Choose the five cards to keep." + see_the_rule("makers-choice")
+    )
     response = client.post(
         url,
         {"action": '{"type":"dummy"}', "keep": dummy, "version": str(game.version)},
@@ -116,11 +118,14 @@ def test_after_choosing_the_dummy_the_maker_sees_it_and_cannot_go_alone(game: Ga
 @pytest.mark.parametrize(
     "action, reason",
     [
-        ({"type": "pass", "auto": True}, "The move &#x27;pass&#x27; has no field &#x27;auto&#x27;"),
-        ({"type": "pass", "note": "x"}, "The move &#x27;pass&#x27; has no field &#x27;note&#x27;"),
+        (
+            {"type": "pass", "auto": True},
+            "The move &#x27;pass&#x27; has no field &#x27;auto&#x27;.",
+        ),
+        ({"type": "pass", "note": "x"}, "The move &#x27;pass&#x27; has no field &#x27;note&#x27;."),
         (
             {"type": "order", "suit": "H"},
-            "The move &#x27;order&#x27; has no field &#x27;suit&#x27;",
+            "The move &#x27;order&#x27; has no field &#x27;suit&#x27;.",
         ),
         ({"type": "pass", "seat": 0}, "A move cannot name its seat: it is always your own."),
     ],

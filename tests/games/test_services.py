@@ -31,7 +31,7 @@ def test_creating_a_table_seats_the_creator_and_stores_every_rule(alice: Any) ->
     [
         ({"name": "  "}, "Give the table a name."),
         ({"target": 4}, "The target must be between 5 and 25 points."),
-        ({"rules": {"deck": "52"}}, 'deck must be one of "24", "32", "25"'),
+        ({"rules": {"deck": "52"}}, "Those table options are not valid."),
         ({"mode": "turns", "move_seconds": 5}, "Choose the time per move."),
     ],
 )
@@ -152,7 +152,8 @@ def test_an_illegal_action_says_why_and_changes_nothing(game: Game) -> None:
             action={"type": "play", "card": "9C"},
             actor=services.Actor.person(user),
         )
-    assert err.value.message == "Order it up or pass"
+    assert err.value.message == "Order it up or pass."
+    assert err.value.rule == "first-round"
     with pytest.raises(services.GameError):
         services.game_act(
             game_id=game.pk, version=1, action={"type": "fly"}, actor=services.Actor.person(user)
@@ -167,9 +168,9 @@ def test_a_move_naming_a_seat_or_carrying_other_fields_is_refused(game: Game) ->
     before = game.hands.get().record
     for action, message in (
         ({"type": "pass", "seat": (seat + 1) % 3}, "That is not a move."),
-        ({"type": "pass", "auto": True}, "The move 'pass' has no field 'auto'"),
-        ({"type": "pass", "note": "x"}, "The move 'pass' has no field 'note'"),
-        ({"type": "order", "card": "9C"}, "The move 'order' has no field 'card'"),
+        ({"type": "pass", "auto": True}, "The move 'pass' has no field 'auto'."),
+        ({"type": "pass", "note": "x"}, "The move 'pass' has no field 'note'."),
+        ({"type": "order", "card": "9C"}, "The move 'order' has no field 'card'."),
     ):
         with pytest.raises(services.GameError) as err:
             services.game_act(
@@ -201,7 +202,7 @@ def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None
     ten = view["exchange"]
     assert ten is not None and len(ten) == 10
     assert engine.game_view(state_of(game), (maker + 1) % 3)["exchange"] is None
-    with pytest.raises(services.GameError, match=r"^Choose the five cards to keep$"):
+    with pytest.raises(services.GameError, match=r"^Choose the five cards to keep\.$"):
         services.game_act(
             game_id=game.pk,
             version=game.version,
