@@ -52,6 +52,8 @@ def mine(request: HttpRequest) -> HttpResponse:
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """A player's figures beside the average player's: in full for oneself,
     the public summary for others."""
+    if "\x00" in username:  # no name has one, and PostgreSQL refuses it in a query
+        raise Http404("No such player")
     person = get_object_or_404(User, username=username)
     own = person.pk == request.user.pk
     data = selectors.stats_of(person.pk)
@@ -189,8 +191,16 @@ def _read_record(raw: str | bytes) -> Any:
     except ValueError as exc:
         detail = str(exc).replace("The request body", "The record")
         raise ValueError(f"That is not JSON that can be imported. {detail}") from None
-    # PostgreSQL's jsonb cannot hold a NUL character (json.dumps writes it \u0000).
-    if "\\u0000" in json.dumps(record):
+    # PostgreSQL's jsonb holds neither a NUL character nor half of a surrogate
+    # pair (json.loads accepts "\\u0000" and a lone "\\ud800"): no record has them.
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(
+            "That record holds text that is not Unicode (half of a surrogate pair)."
+        ) from None
+    if "\\u0000" in text:
         raise ValueError("That record holds a NUL character (\\u0000), which no record has.")
     return record
 
