@@ -14,7 +14,28 @@ hand_finished = Signal()
 # A game ended: `game_id`.
 game_finished = Signal()
 
-# Someone at a table should be told something: `user`, `kind` (a
-# notifications.Notification kind: "turn", "game_started", "game_ended",
-# "timeout"), `game`, `text`, `turn_key` (makes telling twice a no-op).
+# Someone at a table should be told something. Sent with:
+#   user      the person to tell
+#   kind      a notifications.Notification kind (below)
+#   game      the Game it is about
+#   params    the facts of the kind, a small JSON-able dict (below): no words,
+#             the receiver writes them in the recipient's language when the
+#             notification is read or sent
+#   turn_key  makes telling twice a no-op ("<game id>:<version>",
+#             "start:<game id>", "end:<game id>")
+#
+# Kinds and their params:
+#   "turn"          {"table": str}   it is the user's move (tables played by turns)
+#   "game_started"  {"table": str}
+#   "game_ended"    {"table": str, "winner": str}, and when a bot's own seat won
+#                   also "winner_bot": "easy" | "medium" | "hard" and
+#                   "winner_seat": 1 | 2 | 3. `winner` is the winner's user name
+#                   (a bot's name in the site's default language when a bot won,
+#                   "?" if unknown); games.words.winner_name(params) says a
+#                   bot's name in the active language.
+#   "timeout"       {"table": str, "handed_over": bool}   the user's time ran out
+#                   and the medium bot moved for them; handed_over: after three
+#                   time-outs in a row the bot now plays their seat (they can
+#                   take it back from the table)
+# `table` is the table's name as its owner typed it (never translated).
 tell = Signal()

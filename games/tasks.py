@@ -11,11 +11,11 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import engine
 
-from . import presence, realtime, services, signals
+from . import presence, realtime, services, signals, words
 from .models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -76,10 +76,8 @@ def play_timeout(game_id: int, version: int) -> str:
     result = _play(game, seat, "medium", services.Actor.timeout(seat.position))
     if result == "played" and seat.user is not None:
         seat.refresh_from_db()
-        text = f"Your time ran out in {game.table.name}: the medium bot moved for you."
-        if seat.bot_level:
-            text += " After three time-outs in a row it now plays your seat; take it back from the table."
-        notify_user(seat.user, "timeout", game, text, f"{game.pk}:{version}")
+        params = {"table": game.table.name, "handed_over": bool(seat.bot_level)}
+        notify_user(seat.user, "timeout", game, params, f"{game.pk}:{version}")
     return result
 
 
@@ -133,37 +131,45 @@ def tell_players(game_id: int, version: int) -> str:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None or game.version != version:
         return "stale"
-    people = [s for s in game.table.seats.select_related("user") if s.user is not None]
+    seats = list(game.table.seats.select_related("user"))
+    people = [s for s in seats if s.user is not None]
     name = game.table.name
     if game.status == Game.Status.FINISHED:
-        winner = next(
-            (s.display_name for s in game.table.seats.all() if s.position == game.winner), "?"
-        )
+        won = next((s for s in seats if s.position == game.winner), None)
+        ended = {"table": name, **_winner_params(won)}
         for seat in people:
-            notify_user(
-                seat.user,
-                "game_ended",
-                game,
-                f"{name}: the game is over, {winner} won.",
-                f"end:{game.pk}",
-            )
+            notify_user(seat.user, "game_ended", game, ended, f"end:{game.pk}")
     elif version == 1:
         for seat in people:
-            notify_user(
-                seat.user,
-                "game_started",
-                game,
-                f"{name}: the game has started.",
-                f"start:{game.pk}",
-            )
+            notify_user(seat.user, "game_started", game, {"table": name}, f"start:{game.pk}")
     if game.status == Game.Status.PLAYING and game.table.mode == Table.Mode.TURNS:
         waiting = next((s for s in people if s.position == game.to_act and not s.is_bot), None)
         if waiting is not None:
-            notify_user(waiting.user, "turn", game, f"Your turn in {name}.", f"{game.pk}:{version}")
+            notify_user(waiting.user, "turn", game, {"table": name}, f"{game.pk}:{version}")
     realtime.push_my_games([s.user_id for s in people if s.user_id is not None])
     return "told"
 
 
-def notify_user(user: Any, kind: str, game: Game, text: str, turn_key: str | None) -> None:
-    """Announce it; the notifications app listens (games does not import it)."""
-    signals.tell.send(sender=Game, user=user, kind=kind, game=game, text=text, turn_key=turn_key)
+def _winner_params(seat: Seat | None) -> dict[str, Any]:
+    """The winner of a finished game, as games.signals documents it: a
+    person by their user name; a bot's own seat by its level and seat number
+    (its name is said in the reader's language: games.words.winner_name),
+    with its name in the site's language as `winner` for readers that only
+    take a string."""
+    if seat is None:
+        return {"winner": "?"}
+    if seat.user is not None:
+        return {"winner": seat.user.username}
+    with translation.override(settings.LANGUAGE_CODE):
+        fallback = words.bot_name(seat.bot_level, seat.position + 1)
+    return {"winner": fallback, "winner_bot": seat.bot_level, "winner_seat": seat.position + 1}
+
+
+def notify_user(
+    user: Any, kind: str, game: Game, params: dict[str, Any], turn_key: str | None
+) -> None:
+    """Announce it; the notifications app listens (games does not import it)
+    and writes the words in the recipient's language from `params`."""
+    signals.tell.send(
+        sender=Game, user=user, kind=kind, game=game, params=params, turn_key=turn_key
+    )

@@ -250,9 +250,9 @@ def test_a_time_out_tells_the_player(turns_game: Game) -> None:
     tasks.play_timeout(turns_game.pk, turns_game.version)
     note = Notification.objects.get(kind="timeout")
     assert note.user == players(turns_game.table)[seat]
-    assert note.text == (
-        f"Your time ran out in {turns_game.table.name}: the medium bot moved for you."
-    )
+    # games tells the facts (games.signals); notifications writes the words
+    # in the player's language.
+    assert note.params == {"table": turns_game.table.name, "handed_over": False}
 
 
 @pytest.mark.django_db(transaction=True)
