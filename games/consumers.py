@@ -10,6 +10,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from . import access, presence, realtime, services, tasks
 from .models import Seat, Table
@@ -26,6 +29,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.language = realtime.socket_language(self.scope)
         self.game_group: str | None = None
         self.shown: tuple[int, int] | None = None  # (game id, version) the page has
         allowed = await database_sync_to_async(self._may_watch)()
@@ -105,16 +109,19 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _snapshot(self) -> tuple[str | None, tuple[int, int] | None, str]:
         table = realtime.with_seats(Table.objects.filter(pk=self.table_id)).first()
         if table is None:
-            return (
-                None,
-                None,
-                '<div id="table" hx-swap-oob="true"><p class="message">This table was closed.</p></div>',
-            )
+            with translation.override(self.language):
+                closed = format_html(
+                    '<div id="table" hx-swap-oob="true"><p class="message">{}</p></div>',
+                    _("This table was closed."),
+                )
+            return None, None, closed
         game = realtime.latest_game(table)
         seat = access.seat_of(table, self.user)
         group = realtime.game_group(game.pk, seat) if game else None
         shown = (game.pk, game.version) if game else None
-        return group, shown, realtime.render_table(table, game, seat, oob=True, user=self.user)
+        with translation.override(self.language):
+            html = realtime.render_table(table, game, seat, oob=True, user=self.user)
+        return group, shown, html
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Seats or the invitation may have changed: who may watch, too.
@@ -124,6 +131,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.follow_and_snapshot()
 
     async def html_frame(self, event: dict[str, Any]) -> None:
+        if event.get("language") not in (None, self.language):
+            # Written for another language: this page gets its own snapshot.
+            await self.follow_and_snapshot()
+            return
         if self.shown is not None and event["version"] > self.shown[1]:
             self.shown = (self.shown[0], event["version"])
         await self.send(text_data=event["html"])
@@ -134,13 +145,21 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         if not self.scope["user"].is_authenticated:
             await self.close(code=4401)
             return
+        self.language = realtime.socket_language(self.scope)
         await self.accept()
         await self.channel_layer.group_add("lobby", self.channel_name)
-        html = await database_sync_to_async(realtime.render_lobby_list)(oob=True)
-        await self.send(text_data=html)
+        await self.send(text_data=await database_sync_to_async(self._render)())
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            return realtime.render_lobby_list(oob=True)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard("lobby", self.channel_name)
 
     async def html_frame(self, event: dict[str, Any]) -> None:
+        if event.get("language") not in (None, self.language):
+            # Written for another language: this page gets the list in its own.
+            await self.send(text_data=await database_sync_to_async(self._render)())
+            return
         await self.send(text_data=event["html"])

@@ -4,15 +4,25 @@ Groups: `game.<id>.seat.<n>` for a seated player, `game.<id>.spectators` for
 everybody else, `lobby` for the lobby list. Every frame is a whole table
 snapshot carrying the game version, so a lost frame is healed by the next one
 and a (re)connecting socket starts from a full snapshot.
+
+Every frame also carries the language it is written in: a seat's frame is
+rendered in its player's language (their profile's, else the site's), the
+spectators' and the lobby's in the site's. A socket reading another language
+(`socket_language`: a browser's choice without a profile language) renders
+its own snapshot instead of forwarding the frame.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
+from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import translation
 
+from accounts.languages import language_of, supported
 from euchre_site import push
 from games import engine
 
@@ -79,8 +89,27 @@ def _send(frames: list[tuple[str, dict[str, Any]]]) -> None:
     push.send(frames)
 
 
-def _frame(html: str, version: int) -> dict[str, Any]:
-    return {"type": "html.frame", "html": html, "version": version}
+def _frame(html: str, version: int, language: str | None = None) -> dict[str, Any]:
+    return {"type": "html.frame", "html": html, "version": version, "language": language}
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language a websocket's pages speak, as accounts.middleware chooses
+    a page's: the signed-in player's own choice, else the language cookie,
+    else the browser's Accept-Language, else the site's."""
+    user = scope.get("user")
+    chosen = supported(getattr(user, "language", "")) if user is not None else None
+    if chosen and getattr(user, "is_authenticated", False):
+        return chosen
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")[:500]
+    try:
+        return translation.get_language_from_request(request)
+    except Exception:  # a malformed header never breaks the socket
+        return settings.LANGUAGE_CODE
 
 
 def with_seats(queryset: Any) -> Any:
@@ -117,8 +146,10 @@ def broadcast_game(game_id: int, loaded: tuple[Game, Any, Hand | None] | None = 
             continue
         if seat is not None and seats[seat].user_id not in present:
             continue  # nobody is looking from this seat (a bot's, or a player elsewhere)
-        html = render_table(table, game, seat, hand, state=state, oob=True)
-        frames.append((game_group(game.pk, seat), _frame(html, game.version)))
+        language = language_of(seats[seat].user) if seat is not None else settings.LANGUAGE_CODE
+        with translation.override(language):
+            html = render_table(table, game, seat, hand, state=state, oob=True)
+        frames.append((game_group(game.pk, seat), _frame(html, game.version, language)))
     _send(frames)
 
 
@@ -129,7 +160,10 @@ def broadcast_table_changed(table_id: int) -> None:
 
 
 def broadcast_lobby() -> None:
-    _send([("lobby", _frame(render_lobby_list(oob=True), 0))])
+    language = settings.LANGUAGE_CODE
+    with translation.override(language):
+        html = render_lobby_list(oob=True)
+    _send([("lobby", _frame(html, 0, language))])
 
 
 def open_tables() -> Any:
