@@ -11,7 +11,9 @@ The kinds and their params (extra keys are ignored):
 
 - "turn":         {"table": str}
 - "game_started": {"table": str}
-- "game_ended":   {"table": str, "winner": str}
+- "game_ended":   {"table": str, "winner": str}, and when a bot's own seat
+                  won "winner_bot" and "winner_seat" (its name is then said in
+                  the reader's language: games.words.winner_name)
 - "timeout":      {"table": str, "handed_over": bool}
 - "reminder":     {"table": str, "minutes": int}  (minutes left when it was sent)
 
@@ -48,10 +50,13 @@ def _game_started(p: Params) -> str:
 
 
 def _game_ended(p: Params) -> str:
+    from games.words import winner_name  # a bot's name in the active language
+
+    _name(p["winner"])
     # Translators: a notification: a game at the reader's table ended. %(table)s is the table's name, %(winner)s a player's user name or a bot's name ("Easy bot 1").
     return gettext("%(table)s: the game is over, %(winner)s won.") % {
         "table": _name(p["table"]),
-        "winner": _name(p["winner"]),
+        "winner": winner_name(dict(p)),
     }
 
 

@@ -1,10 +1,11 @@
 """Notifications speak their reader's language, not the acting player's.
 
 A notification stores what happened (kind and params); its words are written
-when it is read or sent. The catalogs are not written yet, so these tests
-watch the mechanism: the language active while the words are written
-(`spoken`), and what Django itself translates (a date's format, a month's
-name), in the centre, the e-mail, the push and the socket's toast.
+when it is read or sent. These tests watch the mechanism, whether or not the
+catalogs have the words yet: the language active while the words are written
+(`spoken`), what Django itself translates (a date's format, a month's name),
+and the sentence as the reader's catalog has it (`said`), in the centre, the
+e-mail, the push and the socket's toast.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape, escapejs
+from django.utils.translation import gettext, ngettext
 
 from games import signals
 from games.models import Game
@@ -72,6 +75,12 @@ def pushes(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[dict[str, Any
 
     monkeypatch.setattr(services, "_push_one", push_one)
     return sent
+
+
+def said(language: str, message: str, **params: Any) -> str:
+    """`message` as `language`'s catalog has it (English while it has none)."""
+    with translation.override(language):
+        return gettext(message) % params
 
 
 def speaking(user: Any, language: str) -> Any:
@@ -130,17 +139,17 @@ def test_a_turn_told_while_the_mover_reads_arabic_reaches_a_greek_reader_in_gree
     # The toast, the e-mail and the push: all written in Greek.
     assert spoken and set(spoken) == {"el"}
     (toast,) = [html for user_id, html in frames if "toast-" in html]
-    assert "Your turn in Friday table." in toast
+    assert escape(said("el", "Your turn in %(table)s.", table="Friday table")) in toast
     (message,) = mailoutbox
     assert message.extra_headers["Content-Language"] == "el"
     html = message.alternatives[0][0]
     assert html_lang(html) == "el" and 'dir="ltr"' in html
     assert GREEK_DEADLINE in message.body and GREEK_DEADLINE in html
-    assert message.subject == "Your turn in Friday table"
+    assert message.subject == said("el", "Your turn in %(table)s", table="Friday table")
     assert pushes == [
         {
-            "title": "Cutthroat Euchre",
-            "body": "Your turn in Friday table.",
+            "title": said("el", "Cutthroat Euchre"),
+            "body": said("el", "Your turn in %(table)s.", table="Friday table"),
             "url": f"http://testserver/tables/{game.table_id}/",
         }
     ]
@@ -153,7 +162,7 @@ def test_a_turn_told_while_the_mover_reads_arabic_reaches_a_greek_reader_in_gree
     assert html_lang(page) == "el"
     assert spoken == ["el"]
     assert f'title="{GREEK_DEADLINE}"' in page
-    assert f'">{note.message}</a>' in page
+    assert f'">{escape(said("el", "Your turn in %(table)s.", table="Friday table"))}</a>' in page
 
     # She switches to Russian: the same stored notification now reads in Russian.
     client.post(reverse("set_language"), {"language": "ru", "next": "/notifications/"})
@@ -167,10 +176,10 @@ def test_a_turn_told_while_the_mover_reads_arabic_reaches_a_greek_reader_in_gree
     note.refresh_from_db()
     spoken.clear()
     with translation.override("ar"):  # whoever asks
-        assert texts.render(note) == "Your turn in Friday table."
+        assert texts.render(note) == said("ru", "Your turn in %(table)s.", table="Friday table")
         payload = json.loads(services.push_payload(note))
     assert spoken == ["ru", "ru"]
-    assert payload["body"] == "Your turn in Friday table."
+    assert payload["body"] == said("ru", "Your turn in %(table)s.", table="Friday table")
     # And mailed again, it is a Russian e-mail.
     Notification.objects.filter(pk=note.pk).update(email_pending=True)
     mailoutbox.clear()
@@ -223,7 +232,11 @@ def test_the_daily_digest_speaks_the_readers_language(
     assert message.extra_headers["Content-Language"] == "ru"
     assert html_lang(message.alternatives[0][0]) == "ru"
     assert RUSSIAN_DEADLINE in message.body
-    assert message.subject == "1 game waiting for your move"
+    with translation.override("ru"):
+        subject = ngettext(
+            "%(count)d game waiting for your move", "%(count)d games waiting for your move", 1
+        ) % {"count": 1}
+    assert message.subject == subject
 
 
 def test_times_in_the_email_are_in_the_readers_time_zone(
@@ -293,7 +306,40 @@ def test_each_kind_has_its_sentence(
     note = services.notify(user=alice, kind=kind, game=None, params=params, url="/")
     assert note is not None
     assert texts.render(note) == words
-    assert texts.sentence(kind, params) == words
+    assert texts.sentence(kind, params) == words  # the active language's: English here
+
+
+def test_a_bots_win_names_the_bot_in_the_readers_language(
+    alice: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import words
+
+    heard: list[str | None] = []
+    real = words.bot_name
+    with translation.override("th"):
+        expected = gettext("%(table)s: the game is over, %(winner)s won.") % {
+            "table": "T",
+            "winner": real("hard", 3),
+        }
+
+    def bot_name(level: str, n: int) -> str:
+        heard.append(translation.get_language())
+        return real(level, n)
+
+    monkeypatch.setattr(words, "bot_name", bot_name)
+    speaking(alice, "th")
+    note = services.notify(
+        user=alice,
+        kind="game_ended",
+        game=None,
+        # `winner` is the name in the site's language, for readers that take only a string.
+        params={"table": "T", "winner": "Hard bot 3", "winner_bot": "hard", "winner_seat": 3},
+        url="/",
+    )
+    assert note is not None
+    with translation.override("ar"):
+        assert texts.render(note) == expected
+    assert heard == ["th"]
 
 
 def test_rows_from_before_params_show_their_stored_text(alice: Any) -> None:
@@ -349,7 +395,12 @@ def test_the_signal_takes_params_and_still_takes_an_old_senders_text(
     assert note.params == {"table": "Friday table", "winner": "carol"} and note.text == ""
     assert note.url == f"/tables/{game.table_id}/"
     with translation.override("el"):
-        assert note.message == "Friday table: the game is over, carol won."
+        assert note.message == said(
+            "el",
+            "%(table)s: the game is over, %(winner)s won.",
+            table="Friday table",
+            winner="carol",
+        )
 
     # The transition: a sender that still writes the English sentence.
     signals.tell.send(
@@ -398,7 +449,7 @@ def test_the_notification_pages_speak_the_readers_language(alice: Any) -> None:
 
 def test_the_service_worker_has_a_fallback_title_and_no_template_left(client: Client) -> None:
     body = client.get("/sw.js", headers={"accept-language": "ru"}).content.decode()
-    assert 'data.title || "Cutthroat Euchre"' in body
+    assert f'data.title || "{escapejs(said("ru", "Cutthroat Euchre"))}"' in body
     assert "{%" not in body and "{{" not in body
 
 
@@ -409,6 +460,6 @@ def test_a_push_refusal_speaks_the_pages_language(alice: Any) -> None:
     )
     assert response.status_code == 400
     assert response["Content-Language"] == "el"
-    assert response.json()["error"] == (
-        "This is not a push subscription: a JSON object with an endpoint and keys."
+    assert response.json()["error"] == said(
+        "el", "This is not a push subscription: a JSON object with an endpoint and keys."
     )
