@@ -23,10 +23,18 @@ Every request runs in a savepoint that is rolled back, so all examples start
 from the same stored state, and the cache (rate-limit counters) is cleared
 between the Hypothesis examples so that the rate limits do not hide the views.
 
+The tests: a deterministic sweep (every pattern with each kind of path value,
+and for the site's own views every hostile value class in every parameter and
+every hostile JSON body, so each known class of bug is always tried); then
+Hypothesis, for each pattern in turn, and for the move endpoint and the record
+import (the real move and the real record, spoiled); derandomized, without
+shrinking, so a run is reproducible and as quick failing as passing.
+
 `KNOWN_500` lists the 5xx answers that are already known and whose fix belongs
 to code this file's author could not change; the fuzz tolerates exactly those
 inputs, and `test_known_500_still_fails` shows each one (strict xfail): when a
-fix lands it XPASSes, and its entry must go.
+fix lands it XPASSes, and its entry must go. Some fail on PostgreSQL only (a
+NUL in a query): run the file with DATABASE_URL=postgres://... to fuzz there.
 """
 
 from __future__ import annotations
