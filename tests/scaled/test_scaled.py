@@ -82,9 +82,9 @@ def test_twenty_simultaneous_submissions_of_one_move_apply_it_once(
         t.start()
     for t in threads:
         t.join(timeout=60)
-    assert all(a is not None and a.status_code == 200 for a in answers), [
-        a.status_code for a in answers if a is not None
-    ]
+    # One applies it; the others learn the table moved on (409, with the table).
+    codes = sorted(a.status_code for a in answers if a is not None)
+    assert codes == [200] + [409] * 20, codes
     state = stack.cli("game", str(live.game))
     assert state["version"] == 2
     stale = "The table changed before your move arrived"
