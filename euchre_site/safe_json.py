@@ -98,3 +98,22 @@ def _check_depth(text: str, max_depth: int) -> None:
                 raise InvalidJSON(f"The JSON is nested too deeply (at most {max_depth} levels).")
         else:
             depth -= 1
+
+
+def is_clean_text(value: Any) -> bool:
+    """Whether every string in `value` (keys included) is Unicode text that a
+    page, a log or PostgreSQL can hold: no half of a surrogate pair, no NUL.
+    JSON's escapes can carry both; check input before echoing or storing it."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return False
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(is_clean_text(k) and is_clean_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(is_clean_text(v) for v in value)
+    return True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import is_ratelimited
 
+from euchre_site import safe_json
 from euchre_site.downloads import json_attachment
 from games import engine
 
@@ -250,10 +250,6 @@ def _not_a_move() -> str:
     return _("That is not a move.")
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a move can hold")
-
-
 def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     """The move and the version it was made on, from the posted form.
 
@@ -266,15 +262,21 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     if not raw or len(raw) > MAX_ACTION_CHARS or len(version_text) > 12:
         raise services.GameError(_not_a_move())
     try:
-        action = json.loads(raw, parse_constant=_reject_constant)
+        action = safe_json.loads_limited(raw, max_bytes=MAX_ACTION_CHARS, max_depth=4)
         version = int(version_text)
-    except (ValueError, RecursionError):
+    except ValueError:
         raise services.GameError(_not_a_move()) from None
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if (
+        not isinstance(action, dict)
+        or not isinstance(action.get("type"), str)
+        or not safe_json.is_clean_text(action)
+    ):
         raise services.GameError(_not_a_move())
     if "seat" in action:
         raise services.GameError(_("A move cannot name its seat: it is always your own."))
     keep = post.getlist("keep")
+    if keep and not safe_json.is_clean_text(keep):
+        raise services.GameError(_not_a_move())
     if keep:
         if action["type"] != "dummy" or "keep" in action:
             raise services.GameError(_not_a_move())

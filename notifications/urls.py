@@ -10,6 +10,6 @@ urlpatterns = [
     path("<int:pk>/read/", views.mark_read, name="mark_read"),
     path("read-all/", views.mark_all_read, name="mark_all_read"),
     path("preferences/", views.preferences, name="preferences"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("unsubscribe/<slug:token>/", views.unsubscribe, name="unsubscribe"),
     path("push/subscription/", views.push_subscription, name="push_subscription"),
 ]

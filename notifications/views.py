@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from euchre_site import safe_json
 from euchre_site.safe_json import JSONTooLarge, loads_limited
 
 from . import push_endpoints, services
@@ -141,7 +142,7 @@ def push_subscription(request: HttpRequest) -> HttpResponse:
     if not isinstance(data, dict):
         return _push_error(NOT_A_SUBSCRIPTION)
     endpoint = data.get("endpoint")
-    if not isinstance(endpoint, str) or not endpoint:
+    if not isinstance(endpoint, str) or not endpoint or not safe_json.is_clean_text(endpoint):
         return _push_error(NOT_A_SUBSCRIPTION)
     if data.get("delete") is True:
         services.push_subscription_delete(user=request.user, endpoint=endpoint)

@@ -90,6 +90,17 @@ def redis_url() -> str:
 
 
 @pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's language: a request of an earlier test
+    leaves its language active in the thread (and force_login would save it)."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _flush_redis_cache() -> Iterator[None]:
     """Each test starts with an empty cache (rate-limit counters, presence)."""
     from django.core.cache import cache

@@ -280,7 +280,7 @@ ACTION_TYPES = ["pass", "order", "pickup", "leave", "name", "joker_suit", "dummy
 CARDS = ["9C", "TC", "JC", "QC", "KC", "AC", "JH", "JD", "AH", "KH", "QH", "TH", "9H", "JK", "XX"]
 SUITS = ["C", "D", "H", "S", "X", "c", "♣"]
 BOT_LEVELS = ["easy", "medium", "hard"]
-NO_SURROGATES = st.characters(exclude_categories=("Cs",))
+NO_SURROGATES = st.characters(exclude_categories=["Cs"])
 
 
 # --------------------------------------------------------------------------- the URL patterns
@@ -383,7 +383,7 @@ def walk(
     for p in resolver.url_patterns:
         pat = p.pattern
         here = parts + tuple(
-            _route_parts(pat) if isinstance(pat, RoutePattern) else _regex_parts(pat)
+            _route_parts(pat) if isinstance(pat, RoutePattern) else _regex_parts(pat)  # type: ignore[arg-type]
         )
         if isinstance(p, URLResolver):
             yield from walk(
@@ -615,6 +615,7 @@ def world(db: Any, alice: Any, bob: Any, carol: Any, outsider: Any) -> World:
     while True:
         playing.refresh_from_db()
         state = game_services.game_state(playing)
+        assert state.current is not None and state.current.to_act is not None
         seat = state.current.to_act
         legal = [
             {k: v for k, v in a.items() if k != "seat"}
@@ -859,75 +860,7 @@ def _nul_in_path(req: Req) -> bool:
 
 # Empty it as the fixes land (test_known_500_still_fails says which entries can go).
 # Each entry names exactly the inputs that fail today; the fuzz tolerates those only.
-KNOWN_500: list[Known] = [
-    Known(
-        "act-surrogate",
-        "games:act",
-        "POST tables/<id>/act/ whose `action` holds half of a surrogate pair where the refusal "
-        'quotes it, e.g. action={"type": "\\ud800"} on the current version: GameError("There is '
-        "no move called '\\ud800'.\") is rendered by games/views.py _refuse, which cannot encode "
-        "it (UnicodeEncodeError). A refusal must not echo text that is not Unicode.",
-        "games/views.py (_refuse) or games/services.py (GameError.refused)",
-        lambda r: _has_surrogate(_json_of(r.field("action"))),
-        lambda w: _move_request(w, json.dumps({"type": "\ud800"}), str(w.playing.version)),
-    ),
-    Known(
-        "push-surrogate",
-        "notifications:push_subscription",
-        "POST notifications/push/subscription/ with an endpoint holding half of a surrogate pair, "
-        'e.g. {"endpoint": "\\ud800", "delete": true}: push_subscription_delete queries with it '
-        "(UnicodeEncodeError from the database driver).",
-        "notifications/views.py (push_subscription)",
-        lambda r: _has_surrogate(_push_endpoint(r)),
-        lambda w: Req(
-            "notifications:push_subscription",
-            "POST",
-            "/notifications/push/subscription/",
-            content_type=JSON,
-            body=b'{"endpoint": "\\ud800", "delete": true}',
-        ),
-    ),
-    Known(
-        "push-nul",
-        "notifications:push_subscription",
-        "PostgreSQL only: POST notifications/push/subscription/ with a NUL in the endpoint, e.g. "
-        '{"endpoint": "https://push.example.com/\\u0000", "delete": true} (DataError: PostgreSQL '
-        "text fields cannot contain NUL).",
-        "notifications/views.py (push_subscription)",
-        lambda r: _has_nul(_push_endpoint(r)),
-        lambda w: Req(
-            "notifications:push_subscription",
-            "POST",
-            "/notifications/push/subscription/",
-            content_type=JSON,
-            body=b'{"endpoint": "https://push.example.com/\\u0000", "delete": true}',
-        ),
-        vendors=("postgresql",),
-    ),
-    Known(
-        "invite-nul",
-        "games:invite",
-        "PostgreSQL only: GET or POST invite/<token>/ with a NUL in the token, e.g. /invite/a%00b/ "
-        "(DataError: PostgreSQL text fields cannot contain NUL).",
-        "games/views.py (invite)",
-        _nul_in_path,
-        lambda w: Req("games:invite", "GET", "/invite/a%00b/"),
-        vendors=("postgresql",),
-    ),
-    Known(
-        "unsubscribe-nul",
-        "notifications:unsubscribe",
-        "PostgreSQL only: GET or POST notifications/unsubscribe/<token>/ with a NUL in the token, "
-        "signed in or not, e.g. /notifications/unsubscribe/a%00b/ (DataError: PostgreSQL text "
-        "fields cannot contain NUL).",
-        "notifications/views.py (unsubscribe)",
-        _nul_in_path,
-        lambda w: Req(
-            "notifications:unsubscribe", "GET", "/notifications/unsubscribe/a%00b/", who="anon"
-        ),
-        vendors=("postgresql",),
-    ),
-]
+KNOWN_500: list[Known] = []  # emptied: each entry's fix landed (see the commit log)
 
 
 def known_500(req: Req) -> Known | None:
@@ -1349,7 +1282,8 @@ def test_the_real_moves_spoiled_never_change_a_game(world: World) -> None:
     failures = []
     for move in world.legal[:2]:
         for key in ("type", "card", "suit", "discard", "keep", "seat", "x"):
-            for value in (NAN, INF, -INF, 10**23, {}, [], None, 0, "\ud800", "\x00"):
+            values: tuple[Any, ...] = (NAN, INF, -INF, 10**23, {}, [], None, 0, "\ud800", "\x00")
+            for value in values:
                 req = _move_request(world, json.dumps({**move, key: value}), version)
                 try:
                     check(world, req)
@@ -1392,6 +1326,7 @@ def test_fuzz_record_import(world: World, data: st.DataObject) -> None:
     field and as an upload."""
     cache.clear()
     text = data.draw(record_texts(world), label="record")
+    fields: tuple[tuple[str, str], ...]
     if data.draw(st.booleans(), label="upload"):
         from django.core.files.uploadedfile import SimpleUploadedFile
 
