@@ -211,7 +211,7 @@ def test_the_defaults_the_page_states_are_the_sites() -> None:
     text = " ".join(words(page()))
     for _, label in MOVE_TIMES:
         assert str(label) in text
-    assert [label.split()[0].lower() for _, label in BOT_LEVELS] == ["easy", "medium", "hard"]
+    assert [str(label).split()[0].lower() for _, label in BOT_LEVELS] == ["easy", "medium", "hard"]
     assert (
         f"from {engine.TARGET_MIN} to {engine.TARGET_MAX}, {engine.TARGET_DEFAULT} by default"
         in re.sub(r"\s+", " ", page())
