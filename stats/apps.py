@@ -1,12 +1,14 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class StatsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "stats"
-    verbose_name = "Statistics"
+    # Translators: the statistics part of the site, as the admin names it.
+    verbose_name = gettext_lazy("Statistics")
 
     def ready(self) -> None:
         from games import signals

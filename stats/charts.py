@@ -3,10 +3,23 @@ a title and description for screen readers (the pages add a data table)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import Any
+
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 W, H, PAD = 600, 220, 36
+
+
+def number(v: float) -> str:
+    """A value as a chart or a figure writes it, in the reader's language: as
+    many decimals as it needs, up to six significant digits ("3", "1.5", "1,5")."""
+    text = f"{v:g}"
+    if "e" in text or "n" in text:
+        return text
+    return number_format(Decimal(text))
 
 
 def _scale(values: list[float]) -> tuple[float, float]:
@@ -16,8 +29,12 @@ def _scale(values: list[float]) -> tuple[float, float]:
     return lo, hi
 
 
-def line_chart(values: list[float], *, title: str, desc: str, unit: str = "") -> SafeString:
-    """A line over `values` (oldest first) with its lowest and highest marked."""
+def line_chart(
+    values: list[float], *, chart_id: str, title: Any, desc: Any, unit: str = ""
+) -> SafeString:
+    """A line over `values` (oldest first) with its lowest and highest marked.
+    `chart_id` names the title's and description's ids (`<chart_id>-t`, `-d`);
+    `title` and `desc` are text in the reader's language."""
     if not values:
         return mark_safe("")
     lo, hi = _scale(values)
@@ -46,23 +63,24 @@ def line_chart(values: list[float], *, title: str, desc: str, unit: str = "") ->
         '<polyline class="series" points="{points}"></polyline>{dots}</svg>',
         w=W,
         h=H,
-        id=title.lower().replace(" ", "-"),
+        id=chart_id,
         title=title,
         desc=desc,
         pad=PAD,
         bottom=H - PAD,
         right=W - PAD,
         top_label=PAD + 4,
-        hi=f"{hi:g}",
-        lo=f"{lo:g}",
+        hi=number(hi),
+        lo=number(lo),
         unit=unit,
         points=points,
         dots=dots,
     )
 
 
-def bar_chart(bars: list[tuple[str, float]], *, title: str, desc: str) -> SafeString:
-    """Vertical bars, each labelled with its name and value."""
+def bar_chart(bars: list[tuple[Any, float]], *, chart_id: str, title: Any, desc: Any) -> SafeString:
+    """Vertical bars, each labelled with its name and value (`chart_id`,
+    `title` and `desc` as for line_chart)."""
     if not bars:
         return mark_safe("")
     top = max(v for _, v in bars) or 1
@@ -82,7 +100,7 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, desc: str) -> SafeSt
                 f"{h:.1f}",
                 f"{x0 + slot * 0.3:.1f}",
                 f"{H - PAD - h - 4:.1f}",
-                f"{v:g}",
+                number(v),
                 f"{x0 + slot * 0.3:.1f}",
                 H - PAD + 16,
                 label,
@@ -93,10 +111,11 @@ def bar_chart(bars: list[tuple[str, float]], *, title: str, desc: str) -> SafeSt
         '<title id="{}-t">{}</title><desc id="{}-d">{}</desc>{}</svg>',
         W,
         H,
-        *(title.lower().replace(" ", "-"),) * 2,
-        title.lower().replace(" ", "-"),
+        chart_id,
+        chart_id,
+        chart_id,
         title,
-        title.lower().replace(" ", "-"),
+        chart_id,
         desc,
         mark_safe("".join(parts)),
     )

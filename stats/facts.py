@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import ngettext, pgettext
+
 
 def rules_key(rules: dict[str, Any]) -> str:
     """A short stable name of a rule set: "24", "24 stick", "32 turned march4"."""
@@ -19,9 +21,25 @@ def rules_key(rules: dict[str, Any]) -> str:
 
 
 def rules_label(key: str) -> str:
-    words = {"stick": "stick the dealer", "turned": "turned suit", "march4": "lone march 4"}
+    """A rule set in words, in the reader's language: "24-card deck, stick the dealer"."""
     deck, *rest = key.split(" ")
-    return ", ".join([f"{deck}-card deck", *(words.get(r, r) for r in rest)])
+    if deck.isdigit():
+        n = int(deck)
+        # Translators: a rule set in the statistics (games by rules): the deck played with; %(n)s is its number of cards (24, 25 or 32).
+        parts = [ngettext("%(n)s-card deck", "%(n)s-card deck", n) % {"n": n}]
+    else:
+        parts = [deck]
+    said = {
+        # Translators: a rule set in the statistics, after the deck ("24-card deck, stick the dealer"): the rule "stick the dealer" (when all three players pass twice, the dealer must choose trump).
+        "stick": pgettext("rule set", "stick the dealer"),
+        # Translators: a rule set in the statistics, after the deck ("24-card deck, turned suit"): in the second round of bidding the suit of the turned-down up card may be named trump.
+        "turned": pgettext("rule set", "turned suit"),
+        # Translators: a rule set in the statistics, after the deck ("24-card deck, lone march 4"): a maker who plays alone and takes all five tricks (a march) scores 4 points.
+        "march4": pgettext("rule set", "lone march 4"),
+    }
+    parts += [said.get(r, r) for r in rest]
+    # Translators: the separator between the parts of a rule set ("24-card deck, stick the dealer"): a comma and a space in English.
+    return pgettext("list separator", ", ").join(parts)
 
 
 def seat_facts(record: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any]]:

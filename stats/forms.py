@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy
 
 MAX_ID = 2**63 - 1  # a database id (a signed 64-bit integer)
 
@@ -22,9 +23,11 @@ class HistoryFilterForm(forms.Form):
         min_value=1,
         max_value=MAX_ID,
         error_messages={
-            "invalid": "The game filter takes a game number, such as 12.",
-            "min_value": "There is no game with that number.",
-            "max_value": "There is no game with that number.",
+            # Translators: the hand history's filter by game was given something other than a game's number.
+            "invalid": gettext_lazy("The game filter takes a game number, such as 12."),
+            # Translators: the hand history's filter by game was given a number no game can have.
+            "min_value": gettext_lazy("There is no game with that number."),
+            "max_value": gettext_lazy("There is no game with that number."),
         },
     )
 

@@ -11,6 +11,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
+from games import words
 
 POSITIONS = {1: "left", 2: "second", 0: "dealer"}  # (seat - dealer) % 3
 
@@ -134,6 +138,8 @@ class Rating(models.Model):
     def name(self) -> str:
         if self.user is not None:
             return self.user.username
+        if self.bot_level in words.BOT_CHOICES:
+            return str(words.BOT_CHOICES[self.bot_level])
         return f"{self.bot_level.capitalize()} bot"
 
     @property
@@ -182,16 +188,20 @@ class ImportedGame(models.Model):
         ordering = ["-created"]
 
     def __str__(self) -> str:
-        return self.name or f"Imported game {self.pk}"
+        # Translators: an imported game that its importer gave no name: %(n)s is its number.
+        return self.name or _("Imported game %(n)s") % {"n": self.pk}
 
 
 class Review(models.Model):
     """The hard bot's opinion of one person's decisions in one finished hand."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
+        # Translators: the state of a hard-bot review of a hand: waiting for its turn to run.
+        QUEUED = "queued", pgettext_lazy("review status", "Queued")
+        # Translators: the state of a hard-bot review of a hand: the bot is looking at the decisions now.
+        RUNNING = "running", pgettext_lazy("review status", "Running")
+        # Translators: the state of a hard-bot review of a hand: finished.
+        DONE = "done", pgettext_lazy("review status", "Done")
 
     hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="reviews")
     user = models.ForeignKey(

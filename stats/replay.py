@@ -7,33 +7,76 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import engine
-from games.presenters import SUIT_NAMES, card
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
+from games import engine, words
+from games.presenters import card
+
+# The replay's tags by a player's name and by the dummy (lower case).
+TAGS = {
+    # Translators: a tag by a player's name in a hand's replay (lower case): the player who dealt this hand.
+    "dealer": pgettext_lazy("replay tag", "dealer"),
+    # Translators: a tag by a player's name in a hand's replay (lower case): the maker, the player who chose trump and plays against the other two.
+    "maker": pgettext_lazy("replay tag", "maker"),
+    # Translators: a tag by a player's name in a hand's replay (lower case): this player plays the hand alone (the maker without the dummy, or a lone defender).
+    "alone": pgettext_lazy("replay tag", "alone"),
+    # Translators: a tag by a player's name in a hand's replay (lower case): this defender sits the hand out because the other defender plays alone.
+    "sits_out": pgettext_lazy("replay tag", "sits out"),
+    # Translators: a note by a player's name in a hand's replay (lower case): it is this player's turn.
+    "to_act": pgettext_lazy("replay tag", "to act"),
+    # Translators: a tag by the dummy (the extra hand of five cards dealt face down) in a hand's replay: the maker took it.
+    "dummy_taken": pgettext_lazy("replay tag", "taken by the maker"),
+}
 
 
 def describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
-    """An action in words, for the step list and the screen reader."""
+    """An action in words, in the reader's language, for the step list and
+    the screen reader (cards, suits and calls named by games.words)."""
     who = names[action["seat"]]
     kind = action["type"]
     if kind == "pass":
-        return f"{who} passes."
+        # Translators: a step of a hand's replay: %(name)s passed (declined to make trump, or to defend alone).
+        return pgettext("replay step", "%(name)s passes.") % {"name": who}
     if kind == "order":
-        return f"{who}: “{engine.call_name(dealer, action['seat'])}”."
+        # Translators: a step of a hand's replay: %(name)s made the first-round call %(call)s ("Order it up", "Assist" or "Accept": the up card's suit is trump and they are the maker). Use your language's quotation marks.
+        return pgettext("replay step", "%(name)s: “%(call)s”.") % {
+            "name": who,
+            "call": words.call_label(words.call_of(dealer, action["seat"])),
+        }
     if kind == "name":
-        return f"{who} names {SUIT_NAMES[action['suit']]} as trump."
+        # Translators: a step of a hand's replay: in the second round of bidding %(name)s chose %(suit)s ("hearts") as trump and became the maker.
+        return pgettext("replay step", "%(name)s names %(suit)s as trump.") % {
+            "name": who,
+            "suit": words.suit_name(action["suit"]),
+        }
     if kind == "joker_suit":
-        return f"{who} names {SUIT_NAMES[action['suit']]} for the Joker."
+        # Translators: a step of a hand's replay: the Joker was the up card, so %(name)s (the dealer) chose the suit %(suit)s ("hearts") it stands for.
+        return pgettext("replay step", "%(name)s names %(suit)s for the Joker.") % {
+            "name": who,
+            "suit": words.suit_name(action["suit"]),
+        }
     if kind == "pickup":
-        return f"{who} picks up the up card and discards the {engine.card_name(action['discard'])}."
+        # Translators: a step of a hand's replay: the dealer %(name)s took the up card (the card turned face up after the deal) into their hand and put down %(card)s ("Queen of hearts") instead.
+        said = pgettext("replay step", "%(name)s picks up the up card and discards the %(card)s.")
+        return said % {"name": who, "card": words.card_label(action["discard"])}
     if kind == "leave":
-        return f"{who} leaves the up card."
+        # Translators: a step of a hand's replay: the dealer %(name)s left the up card (the card turned face up after the deal) on the table.
+        return pgettext("replay step", "%(name)s leaves the up card.") % {"name": who}
     if kind == "dummy":
-        return f"{who} uses the dummy."
+        # Translators: a step of a hand's replay: the maker %(name)s took the dummy (a fourth hand of five cards dealt face down), keeping five of the ten cards.
+        return pgettext("replay step", "%(name)s uses the dummy.") % {"name": who}
     if kind == "alone":
-        return f"{who} goes alone."
+        # Translators: a step of a hand's replay: %(name)s plays the hand alone (the maker without the dummy, or a lone defender).
+        return pgettext("replay step", "%(name)s goes alone.") % {"name": who}
     if kind == "play":
-        return f"{who} plays the {engine.card_name(action['card'])}."
-    return f"{who}: {kind}."
+        # Translators: a step of a hand's replay: %(name)s played the card %(card)s ("Queen of hearts") to the trick.
+        return pgettext("replay step", "%(name)s plays the %(card)s.") % {
+            "name": who,
+            "card": words.card_label(action["card"]),
+        }
+    # Translators: a step of a hand's replay of a kind the site has no words for: %(name)s is the player, %(action)s the step's name in the record (English).
+    return pgettext("replay step", "%(name)s: %(action)s.") % {"name": who, "action": kind}
 
 
 def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> dict[str, Any]:
@@ -66,6 +109,7 @@ def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> di
         )
     last_trick = pub["tricks"][-1] if pub["tricks"] else None
     return {
+        "tags": TAGS,
         "step": step,
         "total": total,
         "prev": step - 1 if step > 0 else None,
@@ -75,7 +119,7 @@ def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> di
         "dummy_used": dummy_used,
         "kitty": [card(c) for c in deal["kitty"]],
         "up_card": card(deal["kitty"][0]),
-        "trump": SUIT_NAMES.get(pub["trump"] or ""),
+        "trump": words.suit_name(pub["trump"]) if pub["trump"] in words.SUITS else None,
         "current_trick": [{"player": names[s], "card": card(c)} for s, c in pub["current_trick"]],
         "last_trick": None
         if last_trick is None
@@ -83,7 +127,8 @@ def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> di
             "winner": names[last_trick["winner"]],
             "cards": [{"player": names[s], "card": card(c)} for s, c in last_trick["cards"]],
         },
-        "just_done": describe(actions[step - 1], names, dealer) if step else "The deal.",
+        # Translators: the first step of a hand's replay, before anyone acted: the cards have been dealt.
+        "just_done": describe(actions[step - 1], names, dealer) if step else _("The deal."),
         "steps": [{"n": i + 1, "text": describe(a, names, dealer)} for i, a in enumerate(actions)],
         "result": final if step == total else None,
         "discards": [[card(c) for c in per] for per in (views[0]["deal"] or {}).get("discards", [])]

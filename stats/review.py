@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games import access, bots, engine
 from games.models import Hand
@@ -52,10 +53,12 @@ def decisions_of(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str,
 def review_request(*, hand: Hand, user: Any) -> Review:
     """Queue a review of `user`'s decisions in a finished hand they played."""
     if hand.result is None or not hand.result.get("complete"):
-        raise ReviewError("Only finished hands can be reviewed.")
+        # Translators: a hard-bot review (the strongest computer player looks at a person's decisions) was asked for a hand not yet over.
+        raise ReviewError(_("Only finished hands can be reviewed."))
     seat = access.seat_of(hand.game.table, user)
     if seat is None:
-        raise ReviewError("You did not play this hand.")
+        # Translators: a hard-bot review was asked for by someone who did not play the hand.
+        raise ReviewError(_("You did not play this hand."))
     try:
         with transaction.atomic():
             review, created = Review.objects.get_or_create(

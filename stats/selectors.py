@@ -3,108 +3,205 @@ out for the templates (constant work, whatever the history's length)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from django.db.models import Q, QuerySet
+from django.utils.formats import number_format
+from django.utils.functional import Promise, lazy
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
-from games import access
+from games import access, words
 from games.models import Game, Hand, Table
 
+from . import charts
 from .facts import rules_label
 from .models import HandFact, PlayerStats
 
-SUIT_LABELS = {"C": "Clubs ♣", "D": "Diamonds ♦", "H": "Hearts ♥", "S": "Spades ♠"}
-POSITION_LABELS = {"left": "Left of dealer", "second": "Second", "dealer": "Dealer"}
+
+def _lazy_str(say: Callable[[str], str], key: str) -> Promise:
+    """`say(key)`, worked out when the label is turned into text (in the
+    language active then), not when this module is imported."""
+    return cast(Promise, lazy(say, str)(key))
+
+
+def _suit_label(code: str) -> str:
+    # Translators: a suit as the start of a statistics figure's name ("Hearts ♥: calls"): %(suit)s is the suit's name ("hearts"), %(symbol)s its sign (♥). The first letter is made upper case.
+    text = pgettext("suit in a figure's name", "%(suit)s %(symbol)s") % {
+        "suit": words.suit_name(code),
+        "symbol": words.SUIT_SYMBOLS[code],
+    }
+    return capfirst(text)
+
+
+# The suits as the figures name them: "Hearts ♥" (lazy).
+SUIT_LABELS: dict[str, Promise] = {code: _lazy_str(_suit_label, code) for code in words.SUIT_CODES}
+
+# The seats counted from the dealer, as a heading ("Left of dealer") and
+# within a figure's name ("Calls per hand: left of dealer").
+POSITION_LABELS: dict[str, Promise] = {
+    # Translators: a player's seat counted from the dealer, as a label of a chart bar: the first player to bid, on the dealer's left.
+    "left": pgettext_lazy("seat relative to the dealer", "Left of dealer"),
+    # Translators: a player's seat counted from the dealer, as a label of a chart bar: the second player to bid (on the dealer's right in a three-player game).
+    "second": pgettext_lazy("seat relative to the dealer", "Second"),
+    # Translators: a player's seat counted from the dealer, as a label of a chart bar: the dealer, who bids last.
+    "dealer": pgettext_lazy("seat relative to the dealer", "Dealer"),
+}
+POSITION_NAMES: dict[str, Promise] = {
+    # Translators: a player's seat counted from the dealer, ending a statistics figure's name, as in "Calls per hand: left of dealer" (the first player to bid).
+    "left": pgettext_lazy("seat relative to the dealer, in a figure's name", "left of dealer"),
+    # Translators: a player's seat counted from the dealer, ending a statistics figure's name, as in "Calls per hand: second" (the second player to bid).
+    "second": pgettext_lazy("seat relative to the dealer, in a figure's name", "second"),
+    # Translators: a player's seat counted from the dealer, ending a statistics figure's name, as in "Calls per hand: dealer" (the dealer, who bids last).
+    "dealer": pgettext_lazy("seat relative to the dealer, in a figure's name", "dealer"),
+}
+
+
+def _calls_per_hand_at(position: str) -> str:
+    # Translators: a statistics figure: how often the player became the maker (chose trump) per hand dealt, from one seat; %(position)s is the seat ("left of dealer", "second", "dealer").
+    return _("Calls per hand: %(position)s") % {"position": POSITION_NAMES[position]}
+
+
+def _make_pct_at(position: str) -> str:
+    # Translators: a statistics figure: the share (in per cent) of the player's calls as maker that made (took at least three tricks), from one seat; %(position)s is the seat ("left of dealer", "second", "dealer").
+    return _("Make %%: %(position)s") % {"position": POSITION_NAMES[position]}
+
+
+def _suit_calls(code: str) -> str:
+    # Translators: a statistics figure: how often the player chose this suit as trump (as maker); %(suit)s is the suit with its sign ("Hearts ♥").
+    return _("%(suit)s: calls") % {"suit": SUIT_LABELS[code]}
+
+
+def _suit_make_pct(code: str) -> str:
+    # Translators: a statistics figure: the share (in per cent) of the player's calls of this suit as trump that made (took at least three tricks); %(suit)s is the suit with its sign ("Hearts ♥").
+    return _("%(suit)s: make %%") % {"suit": SUIT_LABELS[code]}
+
 
 # (label, path in the figures, kind): kind "n" a count, "pct" a percentage, "x" a ratio.
-ROWS: list[tuple[str, list[tuple[str, str, str]]]] = [
+# The labels are lazy: translated when a page shows them.
+ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
     (
-        "Games",
+        # Translators: a heading of the statistics page: figures about whole games.
+        pgettext_lazy("statistics section", "Games"),
         [
-            ("Games played", "games.played", "n"),
-            ("Games won", "games.won", "n"),
-            ("Win %", "games.win_pct", "pct"),
+            # Translators: a statistics figure: how many games the player finished.
+            (_lazy("Games played"), "games.played", "n"),
+            # Translators: a statistics figure: how many games the player won.
+            (_lazy("Games won"), "games.won", "n"),
+            # Translators: a statistics figure: the share of games won, in per cent.
+            (_lazy("Win %"), "games.win_pct", "pct"),
         ],
     ),
     (
-        "Hands",
+        # Translators: a heading of the statistics page: figures about the hands (deals) played.
+        pgettext_lazy("statistics section", "Hands"),
         [
-            ("Hands played", "hands", "n"),
-            ("Points", "points", "n"),
-            ("Points per hand", "points_per_hand", "x"),
-            ("Thrown in", "thrown_in", "n"),
+            # Translators: a statistics figure: how many hands (deals) the player finished.
+            (_lazy("Hands played"), "hands", "n"),
+            # Translators: a statistics figure: how many points the player scored in all.
+            (pgettext_lazy("statistics figure", "Points"), "points", "n"),
+            # Translators: a statistics figure: points scored divided by hands played.
+            (_lazy("Points per hand"), "points_per_hand", "x"),
+            # Translators: a statistics figure: hands nobody chose trump in, so they were not played (thrown in).
+            (pgettext_lazy("statistics figure", "Thrown in"), "thrown_in", "n"),
         ],
     ),
     (
-        "As maker",
+        # Translators: a heading of the statistics page: figures about the hands where the player was the maker (the player who chose trump and plays against the other two).
+        pgettext_lazy("statistics section", "As maker"),
         [
-            ("Calls", "maker.calls", "n"),
-            ("Calls per hand", "maker.calls_per_hand", "x"),
-            ("Called in the first round", "maker.round1", "n"),
-            ("Called in the second round", "maker.round2", "n"),
+            # Translators: a statistics figure: how many times the player became the maker (chose trump).
+            (pgettext_lazy("statistics figure", "Calls"), "maker.calls", "n"),
+            # Translators: a statistics figure: how many times the player became the maker (chose trump), per hand dealt.
+            (_lazy("Calls per hand"), "maker.calls_per_hand", "x"),
+            # Translators: a statistics figure: calls as maker in the first round of bidding (taking the up card's suit as trump).
+            (_lazy("Called in the first round"), "maker.round1", "n"),
+            # Translators: a statistics figure: calls as maker in the second round of bidding (naming another suit as trump).
+            (_lazy("Called in the second round"), "maker.round2", "n"),
             *[
-                (f"Calls per hand: {label.lower()}", f"maker.by_position.{k}.calls_per_hand", "x")
-                for k, label in POSITION_LABELS.items()
+                (_lazy_str(_calls_per_hand_at, k), f"maker.by_position.{k}.calls_per_hand", "x")
+                for k in POSITION_LABELS
             ],
             *[
-                (f"Make %: {label.lower()}", f"maker.by_position.{k}.make_pct", "pct")
-                for k, label in POSITION_LABELS.items()
+                (_lazy_str(_make_pct_at, k), f"maker.by_position.{k}.make_pct", "pct")
+                for k in POSITION_LABELS
             ],
-            ("Made", "maker.made", "n"),
-            ("Make %", "maker.make_pct", "pct"),
-            ("Marches", "maker.marches", "n"),
-            ("Euchred", "maker.euchred", "n"),
-            ("Euchred %", "maker.euchred_pct", "pct"),
+            # Translators: a statistics figure: calls as maker that made (the maker took at least three tricks).
+            (pgettext_lazy("statistics figure", "Made"), "maker.made", "n"),
+            # Translators: a statistics figure: the share (in per cent) of calls as maker that made (took at least three tricks).
+            (_lazy("Make %"), "maker.make_pct", "pct"),
+            # Translators: a statistics figure: marches, the maker's hands that took all five tricks (a march scores more).
+            (pgettext_lazy("statistics figure", "Marches"), "maker.marches", "n"),
+            # Translators: a statistics figure: calls as maker that were euchred (the maker took fewer than three tricks, so the defenders scored).
+            (pgettext_lazy("statistics figure", "Euchred"), "maker.euchred", "n"),
+            # Translators: a statistics figure: the share (in per cent) of calls as maker that were euchred (took fewer than three tricks).
+            (_lazy("Euchred %"), "maker.euchred_pct", "pct"),
         ],
     ),
     (
-        "With the dummy",
+        # Translators: a heading of the statistics page: calls as maker where the maker took the dummy (a fourth hand of five cards dealt face down that the maker may take, then keeps five of the ten cards).
+        pgettext_lazy("statistics section", "With the dummy"),
         [
-            ("Calls with the dummy", "maker.dummy.calls", "n"),
-            ("Make %", "maker.dummy.make_pct", "pct"),
-            ("Marches", "maker.dummy.marches", "n"),
-            ("Euchred %", "maker.dummy.euchred_pct", "pct"),
+            # Translators: a statistics figure: calls as maker where the maker took the dummy (the extra hand dealt face down).
+            (_lazy("Calls with the dummy"), "maker.dummy.calls", "n"),
+            (_lazy("Make %"), "maker.dummy.make_pct", "pct"),
+            (pgettext_lazy("statistics figure", "Marches"), "maker.dummy.marches", "n"),
+            (_lazy("Euchred %"), "maker.dummy.euchred_pct", "pct"),
         ],
     ),
     (
-        "Going alone",
+        # Translators: a heading of the statistics page: calls where the maker played alone (without the dummy, against both other players).
+        pgettext_lazy("statistics section", "Going alone"),
         [
-            ("Calls alone", "maker.alone.calls", "n"),
-            ("Made", "maker.alone.made", "n"),
-            ("Make %", "maker.alone.make_pct", "pct"),
-            ("Marches", "maker.alone.marches", "n"),
-            ("Euchred %", "maker.alone.euchred_pct", "pct"),
+            # Translators: a statistics figure: calls as maker where the maker went alone (played without the dummy).
+            (_lazy("Calls alone"), "maker.alone.calls", "n"),
+            (pgettext_lazy("statistics figure", "Made"), "maker.alone.made", "n"),
+            (_lazy("Make %"), "maker.alone.make_pct", "pct"),
+            (pgettext_lazy("statistics figure", "Marches"), "maker.alone.marches", "n"),
+            (_lazy("Euchred %"), "maker.alone.euchred_pct", "pct"),
         ],
     ),
     (
-        "As defender",
+        # Translators: a heading of the statistics page: figures about the hands where the player defended (played against the maker, who chose trump).
+        pgettext_lazy("statistics section", "As defender"),
         [
-            ("Hands defended", "defender.hands", "n"),
-            ("Euchres achieved", "defender.euchres", "n"),
-            ("Euchre %", "defender.euchre_pct", "pct"),
-            ("Defended alone", "defender.alone.attempts", "n"),
-            ("Alone: defence won", "defender.alone.won", "n"),
-            ("Alone: won %", "defender.alone.won_pct", "pct"),
-            ("Alone: all five tricks", "defender.alone.marches", "n"),
+            # Translators: a statistics figure: hands where the player was a defender (played against the maker).
+            (_lazy("Hands defended"), "defender.hands", "n"),
+            # Translators: a statistics figure: hands where the player, as a defender, euchred the maker (the maker took fewer than three tricks).
+            (_lazy("Euchres achieved"), "defender.euchres", "n"),
+            # Translators: a statistics figure: the share (in per cent) of defended hands where the maker was euchred (took fewer than three tricks).
+            (_lazy("Euchre %"), "defender.euchre_pct", "pct"),
+            # Translators: a statistics figure: hands where the player defended alone against a lone maker (the other defender sat out).
+            (_lazy("Defended alone"), "defender.alone.attempts", "n"),
+            # Translators: a statistics figure: hands defended alone (against a lone maker) that the defender won (took at least three tricks).
+            (_lazy("Alone: defence won"), "defender.alone.won", "n"),
+            # Translators: a statistics figure: the share (in per cent) of hands defended alone that the defender won.
+            (_lazy("Alone: won %"), "defender.alone.won_pct", "pct"),
+            # Translators: a statistics figure: hands defended alone where the lone defender took all five tricks (a march).
+            (_lazy("Alone: all five tricks"), "defender.alone.marches", "n"),
         ],
     ),
     (
-        "Trump (as maker)",
+        # Translators: a heading of the statistics page: figures by the suit the player chose as trump (the suit that beats all others in the hand) when they were the maker.
+        pgettext_lazy("statistics section", "Trump (as maker)"),
         [
-            *[(f"{label}: calls", f"trump.{s}.calls", "n") for s, label in SUIT_LABELS.items()],
-            *[
-                (f"{label}: make %", f"trump.{s}.make_pct", "pct")
-                for s, label in SUIT_LABELS.items()
-            ],
+            *[(_lazy_str(_suit_calls, s), f"trump.{s}.calls", "n") for s in SUIT_LABELS],
+            *[(_lazy_str(_suit_make_pct, s), f"trump.{s}.make_pct", "pct") for s in SUIT_LABELS],
         ],
     ),
     (
-        "The dealer's pick-up",
+        # Translators: a heading of the statistics page: the dealer's choice to pick up the up card (the card turned face up after the deal) when another player ordered it up (took its suit as trump in the first round).
+        pgettext_lazy("statistics section", "The dealer's pick-up"),
         [
-            ("Chances (another player ordered it up)", "dealer.chances", "n"),
-            ("Picked up", "dealer.pickups", "n"),
-            ("Pick-up %", "dealer.pickup_pct", "pct"),
+            # Translators: a statistics figure: hands the player dealt where another player ordered up the up card (took its suit as trump in the first round), so the dealer could pick it up.
+            (_lazy("Chances (another player ordered it up)"), "dealer.chances", "n"),
+            # Translators: a statistics figure: how often the dealer picked up the up card when they could.
+            (pgettext_lazy("statistics figure", "Picked up"), "dealer.pickups", "n"),
+            # Translators: a statistics figure: the share (in per cent) of those chances where the dealer picked up the up card.
+            (_lazy("Pick-up %"), "dealer.pickup_pct", "pct"),
         ],
     ),
 ]
@@ -126,14 +223,27 @@ def dig(data: Any, path: str) -> Any:
     return data
 
 
+def number(value: float) -> str:
+    """A count or an average in the reader's language ("3", "1.5", "2.33333")."""
+    if isinstance(value, bool) or not isinstance(value, float):
+        return number_format(value)
+    return charts.number(value)
+
+
+def percent(value: float, decimals: int = 1) -> str:
+    """A percentage in the reader's language: "50.0%"."""
+    # Translators: a percentage, %(value)s being the number ("50.0"): write the per cent sign where your language puts it (with a space before it if it needs one).
+    return pgettext("percentage", "%(value)s%%") % {"value": number_format(value, decimals)}
+
+
 def fmt(value: Any, kind: str) -> str:
     if value is None:
         return "–"
     if kind == "pct":
-        return f"{value:.1f}%"
+        return percent(value)
     if kind == "x":
-        return f"{value:.2f}"
-    return f"{value:g}" if isinstance(value, float) else str(value)
+        return number_format(value, 2)
+    return number(value)
 
 
 def figure_sections(
@@ -241,3 +351,69 @@ def history(user: Any, filters: Mapping[str, Any]) -> QuerySet[HandFact]:
 
 def seat_names(game: Game) -> dict[int, str]:
     return {s.position: s.display_name for s in game.table.seats.select_related("user")}
+
+
+# The suit of trump in the hand history, as one letter ("H"), with its name.
+SUIT_INITIALS: dict[str, Promise] = {
+    # Translators: the suit clubs (♣) abbreviated to one letter, in the trump column of the hand history.
+    "C": pgettext_lazy("suit initial", "C"),
+    # Translators: the suit diamonds (♦) abbreviated to one letter, in the trump column of the hand history.
+    "D": pgettext_lazy("suit initial", "D"),
+    # Translators: the suit hearts (♥) abbreviated to one letter, in the trump column of the hand history.
+    "H": pgettext_lazy("suit initial", "H"),
+    # Translators: the suit spades (♠) abbreviated to one letter, in the trump column of the hand history.
+    "S": pgettext_lazy("suit initial", "S"),
+}
+
+
+def hand_role(f: HandFact) -> str:
+    """What the person did in a finished hand, for the hand history:
+    "maker, alone: march", "defender: euchre", "thrown in"."""
+    if f.thrown_in:
+        # Translators: the hand history, what the player did: nothing, nobody chose trump so the hand was not played ("thrown in").
+        return pgettext("hand history", "thrown in")
+    if f.maker:
+        if f.maker_alone:
+            # Translators: the hand history, what the player did: they were the maker (chose trump) and played alone, without the dummy.
+            role = pgettext("hand history", "maker, alone")
+        elif f.maker_dummy:
+            # Translators: the hand history, what the player did: they were the maker (chose trump) and took the dummy (the extra hand dealt face down).
+            role = pgettext("hand history", "maker, dummy")
+        else:
+            # Translators: the hand history, what the player did: they were the maker (chose trump and played against the other two).
+            role = pgettext("hand history", "maker")
+        if f.march:
+            # Translators: the hand history, how the maker's hand ended: a march, all five tricks taken.
+            outcome = pgettext("hand history", "march")
+        elif f.euchred:
+            # Translators: the hand history, how the maker's hand ended: euchred, fewer than three tricks taken (the defenders score).
+            outcome = pgettext("hand history", "euchred")
+        else:
+            # Translators: the hand history, how the maker's hand ended: made, three or four tricks taken.
+            outcome = pgettext("hand history", "made")
+    else:
+        if f.defended_alone:
+            # Translators: the hand history, what the player did: they defended alone against a lone maker (the other defender sat out).
+            role = pgettext("hand history", "defender, alone")
+        else:
+            # Translators: the hand history, what the player did: they defended (played against the maker, who chose trump).
+            role = pgettext("hand history", "defender")
+        if not f.defender_euchre:
+            return role
+        # Translators: the hand history, how a defended hand ended: the defenders euchred the maker (the maker took fewer than three tricks).
+        outcome = pgettext("hand history", "euchre")
+    # Translators: the hand history, what the player did and how it ended: %(role)s is the part ("maker, alone"), %(outcome)s the result ("march"), as in "maker, alone: march".
+    return pgettext("hand history", "%(role)s: %(outcome)s") % {"role": role, "outcome": outcome}
+
+
+def history_rows(facts: Any) -> list[dict[str, Any]]:
+    """The hand history's rows: each fact with its role and trump in words."""
+    return [
+        {
+            "fact": f,
+            "role": hand_role(f),
+            "trump": str(SUIT_INITIALS[f.trump]) if f.trump in SUIT_INITIALS else "",
+            "trump_name": words.suit_name(f.trump) if f.trump in words.SUITS else "",
+        }
+        for f in facts
+    ]

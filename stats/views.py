@@ -14,6 +14,10 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from euchre_site.downloads import json_attachment
 from euchre_site.safe_json import JSONTooLarge, loads_limited
@@ -34,6 +38,12 @@ MAX_IMPORT_BYTES = 2_000_000
 def _me(request: HttpRequest) -> Any:
     """The signed-in user (every view here requires one)."""
     return request.user
+
+
+def _dated(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The points of a stored series with `when`, their time as a datetime
+    (stored as ISO text), for the page to show as a date in the reader's language."""
+    return [{**p, "when": parse_datetime(str(p.get("at") or ""))} for p in series]
 
 
 def _int(value: str | None, default: int = 0) -> int:
@@ -63,9 +73,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     pph = [p["value"] for p in series.get("points_per_hand") or []]
     by_pos = selectors.dig(data.get("lifetime"), "maker.by_position") or {}
     pos_bars = [
-        (label, (by_pos.get(k) or {}).get("calls", 0))
+        (str(label), (by_pos.get(k) or {}).get("calls", 0))
         for k, label in selectors.POSITION_LABELS.items()
     ]
+    name = person.get_username()
     ctx: dict[str, Any] = {
         "progress": agreement_progress(user=person) if own else None,
         "person": person,
@@ -77,25 +88,44 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "by_rules": selectors.breakdown(data, avg, "by_rules") if own else [],
         "rating": data.get("rating"),
         "agreement": data.get("agreement"),
-        "rating_series": series.get("rating") or [],
+        "rating_series": _dated(series.get("rating") or []),
         "rating_chart": charts.line_chart(
             rating_values,
-            title="Rating over time",
-            desc=f"{person.get_username()}'s rating after each of the last {len(rating_values)} rated games.",
+            chart_id="rating-over-time",
+            # Translators: the title of a chart of the player's rating (on the leaderboard's scale) after each rated game.
+            title=_("Rating over time"),
+            desc=ngettext(
+                # Translators: the description of a chart, read by screen readers: %(name)s is the player's user name, %(n)s how many games the chart shows.
+                "%(name)s's rating after %(n)s rated game.",
+                "%(name)s's rating after each of the last %(n)s rated games.",
+                len(rating_values),
+            )
+            % {"name": name, "n": len(rating_values)},
         ),
-        "pph_series": series.get("points_per_hand") or [],
+        "pph_series": _dated(series.get("points_per_hand") or []),
         "pph_chart": charts.line_chart(
             pph,
-            title="Points per hand over time",
-            desc=f"Points per hand in each of the last {len(pph)} games.",
+            chart_id="points-per-hand-over-time",
+            # Translators: the title of a chart of the player's points per hand in each of their last games.
+            title=_("Points per hand over time"),
+            desc=ngettext(
+                # Translators: the description of a chart, read by screen readers: %(n)s is how many games the chart shows.
+                "Points per hand in %(n)s game.",
+                "Points per hand in each of the last %(n)s games.",
+                len(pph),
+            )
+            % {"n": len(pph)},
         )
         if own
         else "",
         "pos_bars": pos_bars,
         "pos_chart": charts.bar_chart(
             pos_bars,
-            title="Maker calls by seat",
-            desc="How often this player became the maker, by seat relative to the dealer.",
+            chart_id="maker-calls-by-seat",
+            # Translators: the title of a bar chart: how often the player became the maker (chose trump), by their seat counted from the dealer.
+            title=_("Maker calls by seat"),
+            # Translators: the description of a chart, read by screen readers. The maker is the player who chose trump.
+            desc=_("How often this player became the maker, by seat relative to the dealer."),
         )
         if own and any(v for _, v in pos_bars)
         else "",
@@ -135,7 +165,14 @@ def history(request: HttpRequest) -> HttpResponse:
         request.GET.get("page")
     )
     return render(
-        request, "stats/history.html", {"page": page, "filters": shown, "query": form.query()}
+        request,
+        "stats/history.html",
+        {
+            "page": page,
+            "rows": selectors.history_rows(page.object_list),
+            "filters": shown,
+            "query": form.query(),
+        },
     )
 
 
@@ -155,7 +192,8 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     ctx.update(
         hand=hand,
         game=hand.game,
-        title=f"{hand.game} · hand {hand.number + 1}",
+        # Translators: the title of a hand's replay: %(game)s is the game ("Friday table #2"), %(n)s the hand's number in it.
+        title=_("%(game)s · hand %(n)s") % {"game": hand.game, "n": hand.number + 1},
         base_url=request.path,
         record_url=f"/stats/hands/{hand.pk}/record.json",
         can_review=seat is not None,
@@ -186,11 +224,17 @@ def _read_record(raw: str | bytes) -> Any:
         record = loads_limited(raw, max_bytes=MAX_IMPORT_BYTES)
     except JSONTooLarge:
         raise RecordTooLarge(
-            f"That record is too large (at most {MAX_IMPORT_BYTES:,} bytes)."
+            # Translators: an imported game record (a file of a game's moves) is over the size limit; %(n)s is the limit in bytes ("2,000,000").
+            _("That record is too large (at most %(n)s bytes).")
+            % {"n": number_format(MAX_IMPORT_BYTES, force_grouping=True)}
         ) from None
     except ValueError as exc:
+        # The parser's detail is English (euchre_site.safe_json).
         detail = str(exc).replace("The request body", "The record")
-        raise ValueError(f"That is not JSON that can be imported. {detail}") from None
+        raise ValueError(
+            # Translators: an imported game record is not JSON; %(detail)s is what is wrong, in English.
+            _("That is not JSON that can be imported. %(detail)s") % {"detail": detail}
+        ) from None
     # PostgreSQL's jsonb holds neither a NUL character nor half of a surrogate
     # pair (json.loads accepts "\\u0000" and a lone "\\ud800"): no record has them.
     text = json.dumps(record, ensure_ascii=False)
@@ -198,10 +242,14 @@ def _read_record(raw: str | bytes) -> Any:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise ValueError(
-            "That record holds text that is not Unicode (half of a surrogate pair)."
+            # Translators: an imported game record holds broken text ("half of a surrogate pair" is a technical term of Unicode).
+            _("That record holds text that is not Unicode (half of a surrogate pair).")
         ) from None
     if "\\u0000" in text:
-        raise ValueError("That record holds a NUL character (\\u0000), which no record has.")
+        raise ValueError(
+            # Translators: an imported game record holds the character NUL (written \u0000 in JSON); keep "\u0000" as it is.
+            _("That record holds a NUL character (\\u0000), which no record has.")
+        )
     return record
 
 
@@ -211,15 +259,29 @@ def import_game_record(*, owner: Any, raw: str | bytes, name: str = "") -> Impor
     Raises ValueError (RecordTooLarge for the size) whose message is for the player."""
     record = _read_record(raw)
     if not isinstance(record, dict) or record.get("format") != "euchre3-game/1":
-        raise ValueError("Import a game record (format euchre3-game/1).")
+        # Translators: what was imported is not a game record; keep "euchre3-game/1", the name of the file format.
+        raise ValueError(_("Import a game record (format euchre3-game/1)."))
     result = engine.replay_game(record)
     if "error" in result:
         err = result["error"]
-        where = "the game" if err.get("hand") is None else f"hand {err['hand'] + 1}"
+        # The engine's reasons are English (the record format's own words).
+        reason = str(err["reason"])
         detail = (err.get("detail") or {}).get("reason")
+        if detail:
+            # Translators: an imported game record's fault (%(fault)s) and its detail (%(detail)s), both in English.
+            reason = pgettext("a record's fault and its detail", "%(fault)s: %(detail)s") % {
+                "fault": reason,
+                "detail": detail,
+            }
+        if err.get("hand") is None:
+            raise ValueError(
+                # Translators: an imported game record does not replay by the rules; %(reason)s says why, in English.
+                _("Not a valid game record (the game): %(reason)s") % {"reason": reason}
+            )
         raise ValueError(
-            f"Not a valid game record ({where}): {err['reason']}"
-            + (f": {detail}" if detail else "")
+            # Translators: an imported game record does not replay by the rules; %(n)s is the number of the hand at fault, %(reason)s says why, in English.
+            _("Not a valid game record (hand %(n)s): %(reason)s")
+            % {"n": err["hand"] + 1, "reason": reason}
         )
     name = name.replace("\x00", "")[:80]
     return ImportedGame.objects.create(owner=owner, name=name, record=record, result=result)
@@ -249,7 +311,9 @@ def import_game(request: HttpRequest) -> HttpResponse:
             error, status = str(exc), 400
         else:
             messages.success(
-                request, "Game imported: it is yours to look at and counts in no statistics."
+                request,
+                # Translators: a message after a game record was imported.
+                _("Game imported: it is yours to look at and counts in no statistics."),
             )
             return redirect("stats:imported", imported_id=imported.pk)
     games = ImportedGame.objects.filter(owner=_me(request))[:50]
@@ -278,10 +342,13 @@ def imported_hand(request: HttpRequest, imported_id: int, number: int) -> HttpRe
     hands = game.record.get("hands", [])
     if not 0 <= number < len(hands) or not engine.replay_hand(hands[number]).get("complete"):
         raise Http404("No such finished hand")
-    names = {s: f"Seat {s + 1}" for s in range(3)}
+    # Translators: a player of an imported game, known only by their seat's number (1 to 3).
+    names = {s: _("Seat %(n)s") % {"n": s + 1} for s in range(3)}
     ctx = step_context(hands[number], _int(request.GET.get("step")), names)
     ctx.update(
-        title=f"Imported game {game.name or game.pk} · hand {number + 1}",
+        # Translators: the title of an imported game's hand replay: %(name)s is the name the importer gave it (or its number), %(n)s the hand's number.
+        title=_("Imported game %(name)s · hand %(n)s")
+        % {"name": game.name or game.pk, "n": number + 1},
         base_url=request.path,
         record_url=None,
         can_review=False,
