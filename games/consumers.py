@@ -135,7 +135,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Written for another language: this page gets its own snapshot.
             await self.follow_and_snapshot()
             return
-        if self.shown is not None and event["version"] > self.shown[1]:
+        if self.shown is not None:
+            if event["version"] <= self.shown[1]:
+                return  # the page already has this version or a newer snapshot
             self.shown = (self.shown[0], event["version"])
         await self.send(text_data=event["html"])
 
