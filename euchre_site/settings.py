@@ -311,3 +311,6 @@ GAME_STALL_SECONDS = env.float("GAME_STALL_SECONDS", default=30.0)
 # Each open table socket renews its presence and checks it has not missed a
 # move (frames lost while Redis was away) this often.
 SOCKET_HEARTBEAT_SECONDS = env.float("SOCKET_HEARTBEAT_SECONDS", default=15.0)
+# A table frame that overtook an older one (moves published by different
+# processes) waits this long for it, so a page sees every move in order.
+FRAME_GAP_WAIT_SECONDS = env.float("FRAME_GAP_WAIT_SECONDS", default=2.0)

@@ -32,6 +32,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = realtime.socket_language(self.scope)
         self.game_group: str | None = None
         self.shown: tuple[int, int] | None = None  # (game id, version) the page has
+        # Frames that came before an older one still on its way, by version.
+        self.early: dict[int, str] = {}
+        self.gap_timer: asyncio.Task[None] | None = None
         allowed = await database_sync_to_async(self._may_watch)()
         if not allowed:
             await self.close(code=4403)
@@ -88,6 +91,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if getattr(self, "counted", False):
             self.heartbeat.cancel()
+            if self.gap_timer:
+                self.gap_timer.cancel()
             await database_sync_to_async(self._left)()
         await self.channel_layer.group_discard(
             realtime.table_group(self.table_id), self.channel_name
@@ -98,6 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def follow_and_snapshot(self) -> None:
         group, shown, html = await database_sync_to_async(self._snapshot)()
         self.shown = shown
+        self.early = {v: h for v, h in self.early.items() if shown and v > shown[1]}
         if group != self.game_group:
             if self.game_group:
                 await self.channel_layer.group_discard(self.game_group, self.channel_name)
@@ -135,11 +141,37 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Written for another language: this page gets its own snapshot.
             await self.follow_and_snapshot()
             return
-        if self.shown is not None:
-            if event["version"] <= self.shown[1]:
-                return  # the page already has this version or a newer snapshot
-            self.shown = (self.shown[0], event["version"])
-        await self.send(text_data=event["html"])
+        if self.shown is None:
+            await self.send(text_data=event["html"])
+            return
+        if event["version"] > self.shown[1]:
+            self.early[event["version"]] = event["html"]
+            await self._send_in_order()
+
+    async def _send_in_order(self) -> None:
+        """Send the waiting frames that follow what the page has, one version
+        after another. Moves made in quick succession are published by
+        different processes, so the frame of version 3 can overtake that of
+        version 2; it waits (FRAME_GAP_WAIT_SECONDS at most) so the page sees
+        every move in order. A frame never rendered for this page (it was not
+        counted present yet) is then skipped: each frame is a whole snapshot."""
+        assert self.shown is not None
+        game_id, version = self.shown
+        while version + 1 in self.early:
+            version += 1
+            self.shown = (game_id, version)
+            await self.send(text_data=self.early.pop(version))
+        if self.early and self.gap_timer is None:
+            self.gap_timer = asyncio.create_task(self._skip_gap())
+
+    async def _skip_gap(self) -> None:
+        await asyncio.sleep(settings.FRAME_GAP_WAIT_SECONDS)
+        self.gap_timer = None
+        if self.early and self.shown is not None:
+            # Go on from the oldest frame that came; a later gap waits again.
+            oldest = min(self.early)
+            self.shown = (self.shown[0], oldest - 1)
+            await self._send_in_order()
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

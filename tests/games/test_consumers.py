@@ -209,3 +209,61 @@ def test_presence_lost_with_redis_data_is_restored_by_the_heartbeat(
     assert presence.watching(game.table_id, [user.pk]) == ({user.pk}, False)
     presence.left(game.table_id, user.pk)
     assert presence.watching(game.table_id, [user.pk]) == (set(), False)
+
+
+def frame(version: int) -> dict[str, Any]:
+    """A table frame as games.realtime publishes it."""
+    return {"type": "html.frame", "html": f'<b data-version="{version}"></b>', "version": version}
+
+
+def test_a_frame_that_overtook_an_older_one_waits_for_it(game: Game) -> None:
+    """Two moves published by different processes can reach the channel layer
+    out of order: the page still gets them in order, each once."""
+    from channels.layers import get_channel_layer
+
+    from games import realtime
+
+    user = players(game.table)[0]
+    group = realtime.game_group(game.pk, 0)
+
+    async def run() -> None:
+        layer = get_channel_layer()
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
+        assert (await ws.connect())[0]
+        assert version_of(await ws.receive_from(timeout=5)) == 1
+        await layer.group_send(group, frame(3))
+        await layer.group_send(group, frame(4))
+        await layer.group_send(group, frame(2))
+        await layer.group_send(group, frame(3))  # repeated: dropped
+        got = [version_of(await ws.receive_from(timeout=5)) for _ in range(3)]
+        assert got == [2, 3, 4]
+        assert await ws.receive_nothing(timeout=0.3)
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
+def test_a_frame_never_rendered_for_the_page_is_skipped_after_a_wait(
+    game: Game, settings: Any
+) -> None:
+    from channels.layers import get_channel_layer
+
+    from games import realtime
+
+    settings.FRAME_GAP_WAIT_SECONDS = 0.2
+    user = players(game.table)[0]
+    group = realtime.game_group(game.pk, 0)
+
+    async def run() -> None:
+        layer = get_channel_layer()
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
+        assert (await ws.connect())[0]
+        assert version_of(await ws.receive_from(timeout=5)) == 1
+        await layer.group_send(group, frame(4))
+        await layer.group_send(group, frame(3))
+        assert [version_of(await ws.receive_from(timeout=5)) for _ in range(2)] == [3, 4]
+        await layer.group_send(group, frame(5))
+        assert version_of(await ws.receive_from(timeout=5)) == 5
+        await ws.disconnect()
+
+    async_to_sync(run)()
