@@ -11,8 +11,7 @@ from django.utils.formats import number_format
 from django.utils.functional import Promise, lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games import access, words
 from games.models import Game, Hand, Table
@@ -88,11 +87,11 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
         pgettext_lazy("statistics section", "Games"),
         [
             # Translators: a statistics figure: how many games the player finished.
-            (_lazy("Games played"), "games.played", "n"),
+            (gettext_lazy("Games played"), "games.played", "n"),
             # Translators: a statistics figure: how many games the player won.
-            (_lazy("Games won"), "games.won", "n"),
+            (gettext_lazy("Games won"), "games.won", "n"),
             # Translators: a statistics figure: the share of games won, in per cent.
-            (_lazy("Win %"), "games.win_pct", "pct"),
+            (gettext_lazy("Win %"), "games.win_pct", "pct"),
         ],
     ),
     (
@@ -100,11 +99,11 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
         pgettext_lazy("statistics section", "Hands"),
         [
             # Translators: a statistics figure: how many hands (deals) the player finished.
-            (_lazy("Hands played"), "hands", "n"),
+            (gettext_lazy("Hands played"), "hands", "n"),
             # Translators: a statistics figure: how many points the player scored in all.
             (pgettext_lazy("statistics figure", "Points"), "points", "n"),
             # Translators: a statistics figure: points scored divided by hands played.
-            (_lazy("Points per hand"), "points_per_hand", "x"),
+            (gettext_lazy("Points per hand"), "points_per_hand", "x"),
             # Translators: a statistics figure: hands nobody chose trump in, so they were not played (thrown in).
             (pgettext_lazy("statistics figure", "Thrown in"), "thrown_in", "n"),
         ],
@@ -116,11 +115,11 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
             # Translators: a statistics figure: how many times the player became the maker (chose trump).
             (pgettext_lazy("statistics figure", "Calls"), "maker.calls", "n"),
             # Translators: a statistics figure: how many times the player became the maker (chose trump), per hand dealt.
-            (_lazy("Calls per hand"), "maker.calls_per_hand", "x"),
+            (gettext_lazy("Calls per hand"), "maker.calls_per_hand", "x"),
             # Translators: a statistics figure: calls as maker in the first round of bidding (taking the up card's suit as trump).
-            (_lazy("Called in the first round"), "maker.round1", "n"),
+            (gettext_lazy("Called in the first round"), "maker.round1", "n"),
             # Translators: a statistics figure: calls as maker in the second round of bidding (naming another suit as trump).
-            (_lazy("Called in the second round"), "maker.round2", "n"),
+            (gettext_lazy("Called in the second round"), "maker.round2", "n"),
             *[
                 (_lazy_str(_calls_per_hand_at, k), f"maker.by_position.{k}.calls_per_hand", "x")
                 for k in POSITION_LABELS
@@ -132,13 +131,13 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
             # Translators: a statistics figure: calls as maker that made (the maker took at least three tricks).
             (pgettext_lazy("statistics figure", "Made"), "maker.made", "n"),
             # Translators: a statistics figure: the share (in per cent) of calls as maker that made (took at least three tricks).
-            (_lazy("Make %"), "maker.make_pct", "pct"),
+            (gettext_lazy("Make %"), "maker.make_pct", "pct"),
             # Translators: a statistics figure: marches, the maker's hands that took all five tricks (a march scores more).
             (pgettext_lazy("statistics figure", "Marches"), "maker.marches", "n"),
             # Translators: a statistics figure: calls as maker that were euchred (the maker took fewer than three tricks, so the defenders scored).
             (pgettext_lazy("statistics figure", "Euchred"), "maker.euchred", "n"),
             # Translators: a statistics figure: the share (in per cent) of calls as maker that were euchred (took fewer than three tricks).
-            (_lazy("Euchred %"), "maker.euchred_pct", "pct"),
+            (gettext_lazy("Euchred %"), "maker.euchred_pct", "pct"),
         ],
     ),
     (
@@ -146,10 +145,10 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
         pgettext_lazy("statistics section", "With the dummy"),
         [
             # Translators: a statistics figure: calls as maker where the maker took the dummy (the extra hand dealt face down).
-            (_lazy("Calls with the dummy"), "maker.dummy.calls", "n"),
-            (_lazy("Make %"), "maker.dummy.make_pct", "pct"),
+            (gettext_lazy("Calls with the dummy"), "maker.dummy.calls", "n"),
+            (gettext_lazy("Make %"), "maker.dummy.make_pct", "pct"),
             (pgettext_lazy("statistics figure", "Marches"), "maker.dummy.marches", "n"),
-            (_lazy("Euchred %"), "maker.dummy.euchred_pct", "pct"),
+            (gettext_lazy("Euchred %"), "maker.dummy.euchred_pct", "pct"),
         ],
     ),
     (
@@ -157,11 +156,11 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
         pgettext_lazy("statistics section", "Going alone"),
         [
             # Translators: a statistics figure: calls as maker where the maker went alone (played without the dummy).
-            (_lazy("Calls alone"), "maker.alone.calls", "n"),
+            (gettext_lazy("Calls alone"), "maker.alone.calls", "n"),
             (pgettext_lazy("statistics figure", "Made"), "maker.alone.made", "n"),
-            (_lazy("Make %"), "maker.alone.make_pct", "pct"),
+            (gettext_lazy("Make %"), "maker.alone.make_pct", "pct"),
             (pgettext_lazy("statistics figure", "Marches"), "maker.alone.marches", "n"),
-            (_lazy("Euchred %"), "maker.alone.euchred_pct", "pct"),
+            (gettext_lazy("Euchred %"), "maker.alone.euchred_pct", "pct"),
         ],
     ),
     (
@@ -169,19 +168,19 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
         pgettext_lazy("statistics section", "As defender"),
         [
             # Translators: a statistics figure: hands where the player was a defender (played against the maker).
-            (_lazy("Hands defended"), "defender.hands", "n"),
+            (gettext_lazy("Hands defended"), "defender.hands", "n"),
             # Translators: a statistics figure: hands where the player, as a defender, euchred the maker (the maker took fewer than three tricks).
-            (_lazy("Euchres achieved"), "defender.euchres", "n"),
+            (gettext_lazy("Euchres achieved"), "defender.euchres", "n"),
             # Translators: a statistics figure: the share (in per cent) of defended hands where the maker was euchred (took fewer than three tricks).
-            (_lazy("Euchre %"), "defender.euchre_pct", "pct"),
+            (gettext_lazy("Euchre %"), "defender.euchre_pct", "pct"),
             # Translators: a statistics figure: hands where the player defended alone against a lone maker (the other defender sat out).
-            (_lazy("Defended alone"), "defender.alone.attempts", "n"),
+            (gettext_lazy("Defended alone"), "defender.alone.attempts", "n"),
             # Translators: a statistics figure: hands defended alone (against a lone maker) that the defender won (took at least three tricks).
-            (_lazy("Alone: defence won"), "defender.alone.won", "n"),
+            (gettext_lazy("Alone: defence won"), "defender.alone.won", "n"),
             # Translators: a statistics figure: the share (in per cent) of hands defended alone that the defender won.
-            (_lazy("Alone: won %"), "defender.alone.won_pct", "pct"),
+            (gettext_lazy("Alone: won %"), "defender.alone.won_pct", "pct"),
             # Translators: a statistics figure: hands defended alone where the lone defender took all five tricks (a march).
-            (_lazy("Alone: all five tricks"), "defender.alone.marches", "n"),
+            (gettext_lazy("Alone: all five tricks"), "defender.alone.marches", "n"),
         ],
     ),
     (
@@ -197,11 +196,11 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
         pgettext_lazy("statistics section", "The dealer's pick-up"),
         [
             # Translators: a statistics figure: hands the player dealt where another player ordered up the up card (took its suit as trump in the first round), so the dealer could pick it up.
-            (_lazy("Chances (another player ordered it up)"), "dealer.chances", "n"),
+            (gettext_lazy("Chances (another player ordered it up)"), "dealer.chances", "n"),
             # Translators: a statistics figure: how often the dealer picked up the up card when they could.
             (pgettext_lazy("statistics figure", "Picked up"), "dealer.pickups", "n"),
             # Translators: a statistics figure: the share (in per cent) of those chances where the dealer picked up the up card.
-            (_lazy("Pick-up %"), "dealer.pickup_pct", "pct"),
+            (gettext_lazy("Pick-up %"), "dealer.pickup_pct", "pct"),
         ],
     ),
 ]

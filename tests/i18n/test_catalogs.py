@@ -119,3 +119,21 @@ def test_translations_keep_every_placeholder(lang: str) -> None:
             ]
             for g in got:
                 assert g == want or (e.msgid_plural and set(g) <= set(want)), (lang, e.msgid, g)
+
+
+def test_translation_functions_keep_names_makemessages_knows() -> None:
+    """xgettext finds gettext_lazy("…") and _("…"), but not a function imported
+    under another name (`gettext_lazy as _lazy`): its messages would never
+    reach a catalog and stay English everywhere, with every test above green."""
+    import re
+
+    known = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext",
+             "pgettext_lazy", "npgettext", "npgettext_lazy", "gettext_noop"}  # fmt: skip
+    renamed = re.compile(r"\b(\w*gettext\w*) as (\w+)")
+    found = []
+    for name in SOURCES:
+        for path in (ROOT / name).rglob("*.py"):
+            for fn, alias in renamed.findall(path.read_text()):
+                if alias not in known:
+                    found.append(f"{path.relative_to(ROOT)}: {fn} as {alias}")
+    assert found == []
