@@ -1,11 +1,11 @@
 """Notifications speak their reader's language, not the acting player's.
 
 A notification stores what happened (kind and params); its words are written
-when it is read or sent. These tests watch the mechanism, whether or not the
-catalogs have the words yet: the language active while the words are written
-(`spoken`), what Django itself translates (a date's format, a month's name),
-and the sentence as the reader's catalog has it (`said`), in the centre, the
-e-mail, the push and the socket's toast.
+when it is read or sent. These tests watch the language active while the
+words are written (`spoken`), what Django itself translates (a date's format,
+a month's name), and the sentence as the reader's catalog has it (`said`,
+which refuses a message the catalog lacks), in the centre, the e-mail, the
+push and the socket's toast.
 """
 
 from __future__ import annotations
@@ -77,10 +77,14 @@ def pushes(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[dict[str, Any
     return sent
 
 
-def said(language: str, message: str, **params: Any) -> str:
-    """`message` as `language`'s catalog has it (English while it has none)."""
+def said(language: str, message: str, *, name: bool = False, **params: Any) -> str:
+    """`message` as `language`'s catalog has it, which must translate it (an
+    English sentence would pass for any reader's language) unless it is a
+    `name` that may stay as it is."""
     with translation.override(language):
-        return gettext(message) % params
+        text = gettext(message)
+    assert name or text != message, f"{message!r} is not in the {language} catalog"
+    return text % params
 
 
 def speaking(user: Any, language: str) -> Any:
@@ -148,7 +152,7 @@ def test_a_turn_told_while_the_mover_reads_arabic_reaches_a_greek_reader_in_gree
     assert message.subject == said("el", "Your turn in %(table)s", table="Friday table")
     assert pushes == [
         {
-            "title": said("el", "Cutthroat Euchre"),
+            "title": said("el", "Cutthroat Euchre", name=True),
             "body": said("el", "Your turn in %(table)s.", table="Friday table"),
             "url": f"http://testserver/tables/{game.table_id}/",
         }
