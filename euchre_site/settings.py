@@ -226,7 +226,9 @@ LANGUAGES = [
     ("th", "ไทย"),
     ("ht", "Kreyòl ayisyen"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's own catalogs, then Django's own texts in the languages Django
+# ships none for (Haitian Creole: dates, relative times, form errors).
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale-django"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

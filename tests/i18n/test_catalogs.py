@@ -102,6 +102,32 @@ def test_the_catalogs_are_up_to_date_with_the_code(
     assert not stale, f"{lang}/{domain}: no longer in the code: {sorted(stale, key=str)[:5]}"
 
 
+def test_django_speaks_every_language_of_the_site() -> None:
+    """Django's own texts (month names, "3 minutes", "This field is required.")
+    come from its catalogs; where Django ships none (Haitian Creole) the
+    site's locale-django/ catalog has them all, translated."""
+    import django
+
+    shipped = Path(django.__file__).parent / "conf" / "locale"
+    for lang in LANGS:
+        if (shipped / lang / "LC_MESSAGES" / "django.mo").is_file():
+            continue
+        path = ROOT / "locale-django" / lang / "LC_MESSAGES" / "django.po"
+        assert path.is_file(), f"Django has no {lang} catalog and the site none either"
+        po = polib.pofile(str(path))
+        assert len(po) > 150 and not po.untranslated_entries() and not po.fuzzy_entries()
+
+
+def test_a_django_text_reads_in_haitian_creole() -> None:
+    from django.utils import translation
+    from django.utils.dates import MONTHS
+    from django.utils.translation import gettext
+
+    with translation.override("ht"):
+        assert gettext("This field is required.") != "This field is required."
+        assert str(MONTHS[1]) != "January"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_translations_keep_every_placeholder(lang: str) -> None:
     """%(name)s and {name} placeholders survive translation, or the page breaks."""
@@ -119,6 +145,10 @@ def test_translations_keep_every_placeholder(lang: str) -> None:
             ]
             for g in got:
                 assert g == want or (e.msgid_plural and set(g) <= set(want)), (lang, e.msgid, g)
+            if "python-format" not in e.flags:
+                # Shown as written: "%%" would show two signs ("Win %" is not a format).
+                texts = [e.msgstr] if not e.msgid_plural else list(e.msgstr_plural.values())
+                assert not any("%%" in t for t in texts), (lang, e.msgid, texts)
 
 
 def test_translation_functions_keep_names_makemessages_knows() -> None:
