@@ -8,6 +8,8 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.shouldSwap = true;
     event.detail.isError = false;
   }
+  // An answer older than the table shown (a frame overtook it) is dropped.
+  if (event.detail.shouldSwap && olderThanShown(xhr.responseText)) event.detail.shouldSwap = false;
 });
 
 document.addEventListener("htmx:responseError", (event) => {
@@ -33,15 +35,25 @@ document.addEventListener("htmx:responseError", (event) => {
   box.replaceChildren(p);
 });
 
-// Websocket frames carry the game version; never let an older frame replace a
-// newer table (a frame can arrive after the response to one's own move).
-document.addEventListener("htmx:wsBeforeMessage", (event) => {
-  const match = /data-game="(\d+)" data-version="(\d+)"/.exec(event.detail.message || "");
+// Tables carry their game and version; never let an older table replace a
+// newer one: a socket frame can come after the answer to one's own move, and
+// the answer can come after the frame of the next player's move.
+function olderThanShown(html) {
+  const match = /data-game="(\d+)" data-version="(\d+)"/.exec(html || "");
   const current = document.getElementById("table");
-  if (!match || !current) return;
+  if (!match || !current) return false;
   const [game, version] = [Number(match[1]), Number(match[2])];
   const [shownGame, shownVersion] = [Number(current.dataset.game || 0), Number(current.dataset.version || 0)];
-  if (game < shownGame || (game === shownGame && version < shownVersion)) {
-    event.preventDefault();
-  }
+  return game < shownGame || (game === shownGame && version < shownVersion);
+}
+
+document.addEventListener("htmx:wsBeforeMessage", (event) => {
+  if (olderThanShown(event.detail.message)) event.preventDefault();
 });
+
+// Frames morph the table (idiomorph): what the reader opened stays open, and
+// what they closed stays closed.
+if (window.Idiomorph) {
+  window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, element) =>
+    !(name === "open" && element.tagName === "DETAILS");
+}

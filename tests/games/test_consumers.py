@@ -29,7 +29,7 @@ def test_a_connecting_seat_gets_a_full_snapshot_of_its_own_view(game: Game) -> N
         connected, _ = await ws.connect()
         assert connected
         html = await ws.receive_from(timeout=5)
-        assert 'id="table"' in html and 'hx-swap-oob="true"' in html
+        assert 'id="table"' in html and 'hx-swap-oob="morph"' in html
         assert version_of(html) == 1
         assert "Your turn" in html
         await ws.disconnect()

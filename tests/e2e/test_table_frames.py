@@ -1,0 +1,73 @@
+"""Frames morph the table instead of replacing it: what the reader opened
+stays open and the focus stays where it was, move after move."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .helpers import sign_up, take_a_turn, version
+
+MY_TURN = "#act-form button[name=action]"
+
+
+def open_a_table_against_two_bots(page: Page, base_url: str, name: str) -> None:
+    sign_up(page, base_url, name)
+    page.get_by_label("Name:").fill("Frames")
+    page.get_by_label("Play to (points):").fill("10")
+    page.get_by_label("Seat 2:").select_option("easy")
+    page.get_by_label("Seat 3:").select_option("easy")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))
+
+
+def wait_for_my_turn(page: Page) -> None:
+    expect(page.locator(MY_TURN).first).to_be_visible(timeout=20000)
+
+
+def test_an_opened_last_trick_and_the_focus_survive_the_frames(
+    page: Page, base_url: str, celery_worker: Any
+) -> None:
+    open_a_table_against_two_bots(page, base_url, "fiona")
+    hand = page.get_by_role("group", name="Your cards").locator(".card")
+    # Play until a trick is over and at least two more are to come, at my turn.
+    for _ in range(100):
+        wait_for_my_turn(page)
+        if page.locator("#last-trick").count() and hand.count() >= 3:
+            break
+        v = version(page)
+        take_a_turn(page)
+        expect(page.locator("#table")).not_to_have_attribute("data-version", str(v))
+    else:
+        raise AssertionError("never reached the second trick at my turn")
+
+    page.locator("#last-trick summary").click()
+    expect(page.locator("#last-trick")).to_have_attribute("open", "")
+    page.locator("#last-trick summary").focus()
+    start = version(page)
+    # Moves without moving the focus: mine through the page's own form (its
+    # answer morphs the table), the bots' as frames on the socket.
+    while version(page) < start + 3:
+        if page.locator(MY_TURN).count():
+            v = version(page)
+            page.locator(f"{MY_TURN}.card-button").first.evaluate("b => b.click()")
+            expect(page.locator("#table")).not_to_have_attribute("data-version", str(v))
+        else:
+            page.wait_for_function(
+                "v => Number(document.getElementById('table').dataset.version) > v",
+                arg=version(page),
+                timeout=20000,
+            )
+    expect(page.locator("#last-trick")).to_have_attribute("open", "")
+    assert page.evaluate("() => document.activeElement.closest('#last-trick') !== null")
+    # Closed by the reader, it stays closed too.
+    page.locator("#last-trick summary").click()
+    start = version(page)
+    wait_for_my_turn(page)
+    if version(page) == start:
+        page.locator(f"{MY_TURN}.card-button").first.evaluate("b => b.click()")
+        expect(page.locator("#table")).not_to_have_attribute("data-version", str(start))
+    if page.locator("#last-trick").count():
+        expect(page.locator("#last-trick")).not_to_have_attribute("open", "")
