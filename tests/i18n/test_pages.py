@@ -18,6 +18,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Table
+from stats import services as stats_services
+from tests.stats.helpers import build_game
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +66,14 @@ def world(alice: Any, bob: Any, carol: Any) -> dict[str, Any]:
         owner=bob, name="Waiting room", rules={}, target=10, mode="turns", move_seconds=86400,
         visibility="public",
     )  # fmt: skip
-    return {"table": table, "game": Game.objects.get(table=table), "waiting": waiting}
+    # Ten finished, rated games: every figure, chart and the leaderboard are shown.
+    built = [build_game([alice, bob, carol]) for _ in range(10)]
+    for g in built:
+        stats_services.after_game(game_id=g.pk)
+    hand = built[0].hands.order_by("number").first()
+    return {
+        "table": table, "game": Game.objects.get(table=table), "waiting": waiting, "hand": hand,
+    }  # fmt: skip
 
 
 def pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
@@ -82,6 +91,10 @@ def pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
         "stats": (reverse("stats:mine"), True),
         "leaderboard": (reverse("stats:leaderboard"), True),
         "history": (reverse("stats:history"), True),
+        "player": (reverse("stats:player", args=["bob"]), True),
+        "replay": (reverse("stats:replay", args=[world["hand"].pk]), True),
+        "agreement": (reverse("stats:agreement"), True),
+        "import": (reverse("stats:import"), True),
         "notifications": (reverse("notifications:centre"), True),
         "preferences": (reverse("notifications:preferences"), True),
         "profile": (reverse("accounts:profile"), True),
@@ -90,7 +103,8 @@ def pages(world: dict[str, Any]) -> dict[str, tuple[str, bool]]:
 
 PAGE_TYPES = [
     "home", "rules", "log in", "sign up", "lobby", "table in play", "table waiting",
-    "my games", "stats", "leaderboard", "history", "notifications", "preferences", "profile",
+    "my games", "stats", "leaderboard", "history", "player", "replay", "agreement", "import",
+    "notifications", "preferences", "profile",
 ]  # fmt: skip
 
 
