@@ -12,11 +12,9 @@ may keep it for a while but shared caches may not.
 from __future__ import annotations
 
 import functools
-import re
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.cache import cache_control
@@ -35,30 +33,10 @@ CARD_ROWS: dict[str, tuple[str, ...]] = {
 }
 EXAMPLE_TRUMP = "H"
 
-_ARIA_LABEL = re.compile(r'aria-label="[^"]*"')
-
-
-def card_label(code: str) -> str:
-    """A card's name, as its picture's text alternative ("Jack of hearts").
-
-    English from the engine for now; the one place to switch to the
-    translated names (games.words.card_label) once they exist.
-    """
-    return engine.card_name(code)
-
-
-def card_picture(code: str) -> SafeString:
-    """The site's own card picture (games.presenters.card_html), named by
-    card_label: the picture stays the table's, the name is the page's."""
-    label = format_html('aria-label="{}"', card_label(code))
-    html = _ARIA_LABEL.sub(lambda _: label, card_html(code), count=1)
-    return mark_safe(html)  # card_html's markup, the label escaped above
-
-
 @functools.lru_cache(maxsize=32)
 def _pictures(language: str | None) -> dict[str, tuple[SafeString, ...]]:
     """Every card row of the page, rendered once per language."""
-    return {row: tuple(card_picture(code) for code in codes) for row, codes in CARD_ROWS.items()}
+    return {row: tuple(mark_safe(card_html(code)) for code in codes) for row, codes in CARD_ROWS.items()}
 
 
 @require_safe

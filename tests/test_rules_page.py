@@ -19,6 +19,7 @@ from games import engine
 from games.engine.cards import SUIT_INDEX, card_from_str
 from games.forms import TableForm
 from games.models import BOT_LEVELS, MOVE_TIMES
+from games.words import card_label
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +156,7 @@ def test_every_card_picture_is_named() -> None:
     assert [c["attrs"]["data-card"] for c in cards] == shown
     for card in cards:
         assert card["attrs"]["role"] == "img"
-        assert card["attrs"]["aria-label"] == rules.card_label(card["attrs"]["data-card"]) != ""
+        assert card["attrs"]["aria-label"] == card_label(card["attrs"]["data-card"]) != ""
     assert elements.all(**{"aria-label": "Jack of diamonds"})
     assert elements.all(**{"aria-label": "Joker"})
     for row in ("trump", "plain", "partner", "joker"):  # each row is named by the text before it
