@@ -121,7 +121,7 @@ def test_each_page_speaks_the_browsers_language(
     # player has none, so the browser's language is the one that counts.
     type(alice).objects.filter(pk=alice.pk).update(language="")
     anonymous = Client(headers={"accept-language": f"{lang},en;q=0.5"})
-    wrong = {}
+    wrong: dict[str, object] = {}
     for page in PAGE_TYPES:
         url, signed_in = pages(world)[page]
         response = (signed_in_client if signed_in else anonymous).get(url, follow=True)
