@@ -33,10 +33,13 @@ CARD_ROWS: dict[str, tuple[str, ...]] = {
 }
 EXAMPLE_TRUMP = "H"
 
+
 @functools.lru_cache(maxsize=32)
 def _pictures(language: str | None) -> dict[str, tuple[SafeString, ...]]:
     """Every card row of the page, rendered once per language."""
-    return {row: tuple(mark_safe(card_html(code)) for code in codes) for row, codes in CARD_ROWS.items()}
+    return {
+        row: tuple(mark_safe(card_html(code)) for code in codes) for row, codes in CARD_ROWS.items()
+    }
 
 
 @require_safe
