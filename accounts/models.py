@@ -18,6 +18,8 @@ class User(AbstractUser):
     # The language the player reads the site, e-mails and pushes in; "" until
     # they choose one (or sign up), then the browser's decides.
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    # Clubs green and diamonds blue, for players who tell red from black poorly.
+    four_colour_deck = models.BooleanField(default=False)
 
     def on_vacation(self, now: datetime.datetime | None = None) -> bool:
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())

@@ -5,4 +5,5 @@ from . import views
 app_name = "accounts"
 urlpatterns = [
     path("", views.profile, name="profile"),
+    path("table/", views.table_preferences, name="table_preferences"),
 ]

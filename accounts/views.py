@@ -1,11 +1,14 @@
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from .forms import TablePreferencesForm
 from .languages import supported
 from .models import VACATION_DAYS_PER_YEAR
 
@@ -26,8 +29,21 @@ def profile(request: HttpRequest) -> HttpResponse:
             # The language they read (their choice, else this page's): named in itself.
             "language": {"code": code, "name_local": dict(settings.LANGUAGES)[code]},
             "vacation_days_per_year": VACATION_DAYS_PER_YEAR,
+            "table_form": TablePreferencesForm(instance=request.user),
         },
     )
+
+
+@login_required
+@require_POST
+def table_preferences(request: HttpRequest) -> HttpResponse:
+    """The profile's table options: saved, then back to the profile."""
+    form = TablePreferencesForm(request.POST, instance=request.user)
+    if not form.is_valid():  # a forged value: nothing is saved
+        return HttpResponseBadRequest(_("Those preferences could not be saved."))
+    form.save()
+    messages.success(request, _("Your table preferences are saved."))
+    return redirect("accounts:profile")
 
 
 @require_POST

@@ -21,9 +21,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from games.engine import GameView
+from games.engine import GameView, IllegalAction
 
-from . import words
+from . import messages, narration, words
 from .models import Game, Hand, Table
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
@@ -39,22 +39,40 @@ def card_html(code: str) -> str:
 @functools.lru_cache(maxsize=512)
 def _card_html(code: str, language: str | None) -> str:
     """Rendered once per card code and language (the table shows dozens of
-    cards to every viewer after every move)."""
+    cards to every viewer after every move): an SVG face, its corners' index
+    (the rank in the reader's language) and suit, a large suit in the middle,
+    named for screen readers by its text alternative."""
     name = words.card_label(code)
     if code == "JK":
-        rank, suit, colour = "★", "", "joker"
+        index, suit = "★", "joker"
     else:
-        rank, suit = words.rank_corner(code[0]), SUIT_SYMBOLS[code[1]]
-        colour = "red" if code[1] in "DH" else "black"
-    return format_html(
-        '<span class="card {}" data-card="{}" role="img" aria-label="{}">'
-        '<span class="rank" aria-hidden="true">{}</span><span class="suit" aria-hidden="true">{}</span></span>',
-        colour,
-        code,
-        name,
-        rank,
+        index, suit = words.rank_corner(code[0]), code[1]
+    corner = format_html(
+        '<text class="card-index" x="4" y="15">{}</text>'
+        '<use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
+        index,
         suit,
     )
+    return format_html(
+        '<span class="card s-{}" data-card="{}" role="img" aria-label="{}">'
+        '<svg viewBox="0 0 50 70" aria-hidden="true" focusable="false">{}'
+        '<use href="#pip-{}" x="13" y="21" width="24" height="28"/>'
+        '<g transform="rotate(180 25 35)">{}</g></svg></span>',
+        suit,
+        code,
+        name,
+        corner,
+        suit,
+        corner,
+    )
+
+
+# A card seen from behind (opponents' hands, the dummy, the kitty): no name,
+# the count is said next to it.
+CARD_BACK = SafeString(
+    '<span class="card back" aria-hidden="true"><svg viewBox="0 0 50 70" focusable="false">'
+    '<rect x="3" y="3" width="44" height="64" rx="4" fill="url(#card-back-weave)"/></svg></span>'
+)
 
 
 # Rendered parts of the table that every viewer sees alike, keyed by all they
@@ -187,9 +205,25 @@ def _buttons(view: GameView) -> list[dict[str, Any]]:
 
 
 def _hand_cards(view: GameView) -> list[dict[str, Any]]:
+    """The viewer's cards; at their turn to play, those they may not play are
+    marked `dimmed` (the reason is said once, by `_unplayable_reason`)."""
     hand = view["hand"] or []
     plays = {a["card"]: a for a in view["legal_actions"] if a["type"] == "play"}
-    return [card(c, plays.get(c)) for c in hand]
+    cards = [card(c, plays.get(c)) for c in hand]
+    if plays:
+        for c in cards:
+            c["dimmed"] = c["action"] is None
+    return cards
+
+
+def _unplayable_reason(view: GameView) -> tuple[str, str | None]:
+    """Why some of the viewer's cards may not be played now (they must follow
+    the suit led), said as the engine's refusal would say it, with its rule."""
+    led = view["led_suit"]
+    if view["phase"] != "play" or led is None or not view["legal_actions"]:
+        return "", None
+    refused = IllegalAction(f"must follow {led}", "must_follow", suit=led)
+    return messages.refusal(refused), messages.RULE_ANCHORS["must_follow"]
 
 
 def _discard_choices(view: GameView) -> list[dict[str, Any]]:
@@ -200,6 +234,88 @@ def _discard_choices(view: GameView) -> list[dict[str, Any]]:
 
 def _trick(names: dict[int, str], cards: list[list[Any]]) -> list[dict[str, Any]]:
     return [{"seat": s, "player": names[s], "card": card(c)} for s, c in cards]
+
+
+def _trick_on_table(
+    view: GameView, names: dict[int, str], where: dict[int, str]
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The cards in the middle, each in front of the player who played it:
+    the trick under way, or, until the next card is led, the trick just won
+    (its winner's card marked; the page gathers it to the winner after a
+    moment). Returns the cards and, for a won trick, the winner's place."""
+    cards, winner = view["current_trick"], None
+    if not cards and view["phase"] == "play" and view["tricks"]:
+        last = view["tricks"][-1]
+        cards, winner = last["cards"], last["winner"]
+    elif not cards and not view["history"] and view["last_hand"]:
+        last = view["last_hand"]["last_trick"]  # the last trick of the hand just over
+        if last:
+            cards, winner = last["cards"], last["winner"]
+    out = []
+    for seat, code in cards:
+        out.append(
+            {
+                "where": where[seat],
+                "player": names[seat],
+                "card": card(code),
+                "won": seat == winner,
+            }
+        )
+    return out, (where[winner] if winner is not None else None)
+
+
+def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> list[dict[str, Any]]:
+    """Every finished hand of the game: dealer, maker and trump, and for each
+    seat (in `order`, the table's) its tricks, points and score after it."""
+    rows, running = [], [0, 0, 0]
+    for n, h in enumerate(view["score_pad"], start=1):
+        res = h["result"]
+        running = [a + b for a, b in zip(running, res["points"], strict=True)]
+        maker = res["maker"]
+        rows.append(
+            {
+                "number": n,
+                "dealer": names[h["dealer"]],
+                "maker": names[maker] if maker is not None else None,
+                "trump": words.suit_name(res["trump"]) if res["trump"] else None,
+                "trump_symbol": SUIT_SYMBOLS.get(res["trump"] or ""),
+                "alone": bool(maker is not None and maker in res["alone"]),
+                "outcome": words.hand_outcome(res["tricks"][maker]) if maker is not None else "",
+                "cells": [
+                    {"tricks": res["tricks"][p], "points": res["points"][p], "score": running[p]}
+                    for p in order
+                ],
+            }
+        )
+    return rows
+
+
+def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: bool) -> list[str]:
+    """What just happened and whose turn it is, in words, for the table's
+    screen-reader announcements: the last move (as this viewer may see it),
+    the trick it won, the hand it ended, and what comes next."""
+    out = []
+    history = view["history"]
+    dealer = view["dealer"] or 0
+    if history:
+        out.append(narration.describe(history[-1], names, dealer))
+        if history[-1]["type"] == "play" and not view["current_trick"] and view["tricks"]:
+            out.append(narration.trick_won(names[view["tricks"][-1]["winner"]]))
+    elif view["last_hand"] and not view["over"]:
+        last = view["last_hand"]
+        if last["last_trick"]:
+            trick = last["last_trick"]
+            seat, code = trick["cards"][-1]
+            out.append(narration.describe({"seat": seat, "type": "play", "card": code}, names, 0))
+            out.append(narration.trick_won(names[trick["winner"]]))
+        out.append(_hand_heading(view["hand_number"] - 1, last["result"], names))
+    if view["over"] and view["last_hand"]:
+        out.append(_hand_heading(view["hand_number"], view["last_hand"]["result"], names))
+    if your_turn:
+        out.append(_("Your turn."))
+    if phase_text:
+        out.append(phase_text)
+    return out
 
 
 def table_context(
@@ -249,6 +365,8 @@ def table_context(
                 "score": view["scores"][pos],
                 "tricks": view["tricks_won"][pos],
                 "cards_left": view["hand_counts"][pos],
+                "backs": range(view["hand_counts"][pos]),
+                "trick_stack": range(view["tricks_won"][pos]),
             }
         )
     ctx["seats"] = seat_rows
@@ -268,6 +386,15 @@ def table_context(
     ctx["dummy_cards"] = [card(c) for c in view["dummy"] or []]
     ctx["my_discards"] = [card(c) for c in view["my_discards"]]
     ctx["current_trick"] = _trick(ctx["seat_names"], view["current_trick"])
+    ctx["trick_on_table"], ctx["trick_winner_at"] = _trick_on_table(view, ctx["seat_names"], where)
+    ctx["unplayable_reason"], ctx["unplayable_rule"] = _unplayable_reason(view)
+    ctx["card_back"] = CARD_BACK
+    in_play = view["phase"] not in (None, "over")
+    unused_dummy = view["maker"] is None or view["maker"] in view["alone"]
+    ctx["dummy_pile"] = range(5 if in_play and unused_dummy else 0)
+    # The kitty: three face down under the up card, or four once it is turned down.
+    ctx["kitty_pile"] = range(0 if not in_play else 4 if view["up_card_taken"] is False else 3)
+    ctx["score_pad"] = _score_pad(view, ctx["seat_names"], order)
     last = view["tricks"][-1] if view["tricks"] else None
     ctx["last_trick"] = (
         {
@@ -285,6 +412,7 @@ def table_context(
             lambda: {"last_trick": ctx["last_trick"]},
         )
     ctx["phase_text"] = _phase_text(view, ctx["seat_names"])
+    ctx["news"] = _news(view, ctx["seat_names"], ctx["phase_text"], ctx["your_turn"])
     ctx["last_hand"] = _hand_summary(
         view["last_hand"], ctx["seat_names"], view["hand_number"], view
     )

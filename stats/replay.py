@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games import engine, words
+from games.narration import describe
 from games.presenters import card
 
 # The replay's tags by a player's name and by the dummy (lower case).
@@ -28,55 +29,6 @@ TAGS = {
     # Translators: a tag by the dummy (the extra hand of five cards dealt face down) in a hand's replay: the maker took it.
     "dummy_taken": pgettext_lazy("replay tag", "taken by the maker"),
 }
-
-
-def describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
-    """An action in words, in the reader's language, for the step list and
-    the screen reader (cards, suits and calls named by games.words)."""
-    who = names[action["seat"]]
-    kind = action["type"]
-    if kind == "pass":
-        # Translators: a step of a hand's replay: %(name)s passed (declined to make trump, or to defend alone).
-        return pgettext("replay step", "%(name)s passes.") % {"name": who}
-    if kind == "order":
-        # Translators: a step of a hand's replay: %(name)s made the first-round call %(call)s ("Order it up", "Assist" or "Accept": the up card's suit is trump and they are the maker). Use your language's quotation marks.
-        return pgettext("replay step", "%(name)s: “%(call)s”.") % {
-            "name": who,
-            "call": words.call_label(words.call_of(dealer, action["seat"])),
-        }
-    if kind == "name":
-        # Translators: a step of a hand's replay: in the second round of bidding %(name)s chose %(suit)s ("hearts") as trump and became the maker.
-        return pgettext("replay step", "%(name)s names %(suit)s as trump.") % {
-            "name": who,
-            "suit": words.suit_name(action["suit"]),
-        }
-    if kind == "joker_suit":
-        # Translators: a step of a hand's replay: the Joker was the up card, so %(name)s (the dealer) chose the suit %(suit)s ("hearts") it stands for.
-        return pgettext("replay step", "%(name)s names %(suit)s for the Joker.") % {
-            "name": who,
-            "suit": words.suit_name(action["suit"]),
-        }
-    if kind == "pickup":
-        # Translators: a step of a hand's replay: the dealer %(name)s took the up card (the card turned face up after the deal) into their hand and put down %(card)s ("Queen of hearts") instead.
-        said = pgettext("replay step", "%(name)s picks up the up card and discards the %(card)s.")
-        return said % {"name": who, "card": words.card_label(action["discard"])}
-    if kind == "leave":
-        # Translators: a step of a hand's replay: the dealer %(name)s left the up card (the card turned face up after the deal) on the table.
-        return pgettext("replay step", "%(name)s leaves the up card.") % {"name": who}
-    if kind == "dummy":
-        # Translators: a step of a hand's replay: the maker %(name)s took the dummy (a fourth hand of five cards dealt face down), keeping five of the ten cards.
-        return pgettext("replay step", "%(name)s uses the dummy.") % {"name": who}
-    if kind == "alone":
-        # Translators: a step of a hand's replay: %(name)s plays the hand alone (the maker without the dummy, or a lone defender).
-        return pgettext("replay step", "%(name)s goes alone.") % {"name": who}
-    if kind == "play":
-        # Translators: a step of a hand's replay: %(name)s played the card %(card)s ("Queen of hearts") to the trick.
-        return pgettext("replay step", "%(name)s plays the %(card)s.") % {
-            "name": who,
-            "card": words.card_label(action["card"]),
-        }
-    # Translators: a step of a hand's replay of a kind the site has no words for: %(name)s is the player, %(action)s the step's name in the record (English).
-    return pgettext("replay step", "%(name)s: %(action)s.") % {"name": who, "action": kind}
 
 
 def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> dict[str, Any]:

@@ -405,7 +405,7 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
 
 
 def _describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
-    from .replay import describe
+    from games.narration import describe
 
     return describe(action, names, dealer)
 

@@ -6,7 +6,7 @@ from random import Random
 from typing import Any
 
 from .actions import Action
-from .hand import HandState, apply, new_hand, points
+from .hand import HandState, apply, new_hand, points, result
 from .records import _replay, hand_to_record
 from .rules import (
     TARGET_DEFAULT,
@@ -178,6 +178,7 @@ class GameView(HandView):
     first_dealer: int
     next_dealer: int | None
     last_hand: dict[str, Any] | None
+    score_pad: list[dict[str, Any]]
 
 
 def game_view(game: GameState, seat: int | None) -> GameView:
@@ -185,7 +186,8 @@ def game_view(game: GameState, seat: int | None) -> GameView:
 
     Added keys: scores, target, hand_number (hands dealt so far), over,
     winner, first_dealer, next_dealer, last_hand (the previous completed
-    hand: {"dealer", "result", "deal"}, or None).
+    hand: {"dealer", "result", "deal", "last_trick"}, or None), score_pad
+    (every completed hand, oldest first: {"dealer", "result"}; public).
     """
     hands = game._hands
     v = view(hands[-1], seat) if hands else _empty_view(game, seat)
@@ -194,7 +196,12 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     if done:
         lh = done[-1]
         lv = v if lh is hands[-1] else view(lh, seat)
-        last = {"dealer": lh.dealer, "result": lv["result"], "deal": lv["deal"]}
+        last = {
+            "dealer": lh.dealer,
+            "result": lv["result"],
+            "deal": lv["deal"],
+            "last_trick": lv["tricks"][-1] if lv["tricks"] else None,
+        }
     return GameView(
         **v,
         scores=list(game._scores),
@@ -205,6 +212,7 @@ def game_view(game: GameState, seat: int | None) -> GameView:
         first_dealer=game._first_dealer,
         next_dealer=game.next_dealer,
         last_hand=last,
+        score_pad=[{"dealer": h.dealer, "result": result(h)} for h in done],
     )
 
 
@@ -230,6 +238,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "history": [],
         "tricks": [],
         "current_trick": [],
+        "led_suit": None,
         "leader": None,
         "tricks_won": [0, 0, 0],
         "legal_actions": [],

@@ -45,6 +45,7 @@ class HandView(TypedDict):
     history: list[dict[str, Any]]
     tricks: list[dict[str, Any]]
     current_trick: list[list[Any]]
+    led_suit: str | None
     leader: int | None
     tricks_won: list[int]
     legal_actions: list[dict[str, Any]]
@@ -100,6 +101,8 @@ def view(state: HandState, seat: int | None) -> HandView:
         are removed unless the viewer made that action),
       tricks: completed tricks [{"leader", "cards": [[seat, card], ...], "winner"}],
       current_trick: [[seat, card], ...] of the trick in progress,
+      led_suit: the suit the trick in progress follows (the effective suit of
+        its first card: a bower or the Joker leads trump), None before a lead,
       leader: who leads / led the current trick (None before play),
       tricks_won: [n, n, n],
       legal_actions: action dicts, non-empty only when seat == to_act. At
@@ -165,6 +168,7 @@ def view(state: HandState, seat: int | None) -> HandView:
             for ld, t, w in state._tricks
         ],
         "current_trick": [[s, CARD_STRS[c]] for s, c in state._trick],
+        "led_suit": SUITS[state._led] if state._trick else None,
         "leader": state._leader,
         "tricks_won": list(state._won),
         "legal_actions": legal,

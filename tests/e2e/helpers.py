@@ -41,7 +41,7 @@ def take_a_turn(page: Page) -> None:
         if button.count():
             button.first.click()
             return
-    cards = form.locator("button.card-button")
+    cards = form.locator("button.card-button[name=action]")
     if cards.count():
         cards.first.click()
         return

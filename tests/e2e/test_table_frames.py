@@ -1,5 +1,6 @@
 """Frames morph the table instead of replacing it: what the reader opened
-stays open and the focus stays where it was, move after move."""
+stays open and the focus stays where it was, move after move, until a frame
+makes it the reader's turn: then the focus goes to their hand."""
 
 from __future__ import annotations
 
@@ -46,6 +47,15 @@ def test_an_opened_last_trick_and_the_focus_survive_the_frames(
     page.locator("#last-trick summary").click()
     expect(page.locator("#last-trick")).to_have_attribute("open", "")
     page.locator("#last-trick summary").focus()
+    # After each frame: its version, whether it made it my turn (then the
+    # focus rightly moves to my hand), and whether the focus stayed put.
+    page.evaluate("""() => {
+      window.seen = [];
+      document.addEventListener("htmx:wsAfterMessage", () => window.seen.push([
+        Number(document.getElementById("table").dataset.version),
+        !!document.querySelector("#act-form button[name=action]"),
+        document.activeElement.closest("#last-trick") !== null]));
+    }""")
     start = version(page)
     # Moves without moving the focus: mine through the page's own form (its
     # answer morphs the table), the bots' as frames on the socket.
@@ -61,7 +71,13 @@ def test_an_opened_last_trick_and_the_focus_survive_the_frames(
                 timeout=20000,
             )
     expect(page.locator("#last-trick")).to_have_attribute("open", "")
-    assert page.evaluate("() => document.activeElement.closest('#last-trick') !== null")
+    seen = page.evaluate("() => window.seen")
+    # (Taking a trick and leading again, it stays my turn: that is no new turn.)
+    other = next(i for i, (_, my_turn, _) in enumerate(seen) if not my_turn)
+    turn = next((i for i in range(other, len(seen)) if seen[i][1]), len(seen))
+    # The others' moves before my turn kept the focus; my turn took it to my hand.
+    assert all(focused for _, _, focused in seen[:turn]), seen
+    assert all(not focused for _, _, focused in seen[turn:]), seen
     # Closed by the reader, it stays closed too.
     page.locator("#last-trick summary").click()
     start = version(page)

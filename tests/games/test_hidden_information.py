@@ -57,6 +57,11 @@ def known_cards(state: GameState, seat: int | None) -> set[str]:
             known.add(record["deal"]["kitty"][0])
     if hand.over:
         known.update(ALL_CARDS)
+    if len(state.hands) > 1:
+        # The hand just over is public (its summary shows its whole deal); its
+        # last trick is also shown on the table until the new hand's first move.
+        previous = engine.hand_to_record(state.hands[-2])
+        known.update(a["card"] for a in previous["actions"] if a["type"] == "play")
     return known
 
 

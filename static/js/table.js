@@ -1,0 +1,83 @@
+// The card table by keyboard and screen reader. Every move works without
+// this file (the forms post); it adds:
+// - the announcements: each frame carries #table-news (what just happened and
+//   whose turn it is); new news is added to #table-announcer, one lasting
+//   aria-live region outside the table that frames never replace;
+// - focus to your hand when it becomes your turn, unless you are typing;
+// - arrow keys between your cards and buttons, and 1-5 for the n-th card.
+(() => {
+  const announcer = document.getElementById("table-announcer");
+  let heard = null; // the version whose news was last said
+  let myTurnBefore = false;
+
+  const typing = () => {
+    const el = document.activeElement;
+    return !!el && !el.closest("#act-form")
+      && (el.matches("input, textarea, select") || el.isContentEditable);
+  };
+
+  const moves = () => [...document.querySelectorAll(
+    "#act-form button:not([hidden]), #act-form input[type=checkbox]",
+  )];
+
+  const focusHand = () => {
+    const first = document.querySelector(
+      "#act-form .hand button[name=action], #act-form input[type=checkbox], #act-form button[name=action]",
+    );
+    if (first) first.focus({ preventScroll: false });
+  };
+
+  const say = (lines) => {
+    if (!announcer || !lines.length) return;
+    for (const text of lines) {
+      const p = document.createElement("p");
+      p.textContent = text;
+      announcer.append(p);
+    }
+    while (announcer.childElementCount > 8) announcer.firstElementChild.remove();
+  };
+
+  const tableChanged = () => {
+    const news = document.getElementById("table-news");
+    if (news) {
+      const version = news.dataset.version;
+      // The page's first table is read with the page; later ones are news.
+      if (heard !== null && version !== heard) {
+        say([...news.querySelectorAll("p")].map((p) => p.textContent));
+      }
+      heard = version;
+    }
+    const myTurn = !!document.querySelector("#act-form button[name=action], #act-form input[type=checkbox]");
+    if (myTurn && !myTurnBefore && heard !== null && !typing()) focusHand();
+    myTurnBefore = myTurn;
+  };
+
+  for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage"]) {
+    document.addEventListener(name, tableChanged);
+  }
+  tableChanged();
+
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const inForm = document.activeElement && document.activeElement.closest("#act-form");
+    const rtl = document.documentElement.dir === "rtl";
+    const step = { ArrowRight: rtl ? -1 : 1, ArrowDown: 1, ArrowLeft: rtl ? 1 : -1, ArrowUp: -1 }[event.key];
+    if (step && inForm) {
+      const all = moves();
+      const i = all.indexOf(document.activeElement);
+      if (i >= 0 && all.length) {
+        all[(i + step + all.length) % all.length].focus();
+        event.preventDefault();
+      }
+      return;
+    }
+    if (/^[1-9]$/.test(event.key) && !typing()) {
+      const cards = document.querySelectorAll("#act-form .hand .card-button, #act-form .discard .card-button");
+      const card = cards[Number(event.key) - 1];
+      if (!card) return;
+      event.preventDefault();
+      card.focus();
+      if (card.getAttribute("aria-disabled") !== "true") card.click();
+    }
+  });
+})();
