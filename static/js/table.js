@@ -3,7 +3,8 @@
 // - the announcements: each frame carries #table-news (what just happened and
 //   whose turn it is); new news is added to #table-announcer, one lasting
 //   aria-live region outside the table that frames never replace;
-// - focus to your hand when it becomes your turn, unless you are typing;
+// - focus to your hand when it becomes your turn (or the page opens at your
+//   turn), unless you are typing;
 // - arrow keys between your cards and buttons, and 1-5 for the n-th card.
 (() => {
   const announcer = document.getElementById("table-announcer");
@@ -48,7 +49,10 @@
       heard = version;
     }
     const myTurn = !!document.querySelector("#act-form button[name=action], #act-form input[type=checkbox]");
-    if (myTurn && !myTurnBefore && heard !== null && !typing()) focusHand();
+    // Also when the focused card or button went with the move (it stays
+    // your turn: the dealer's pick-up after their call, a new lead).
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (myTurn && (!myTurnBefore || lost) && !typing()) focusHand();
     myTurnBefore = myTurn;
   };
 
