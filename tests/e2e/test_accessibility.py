@@ -6,7 +6,7 @@ violation. Every page is also checked for sideways scrolling at 360 px."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -46,6 +46,11 @@ def phase(game: Game) -> str | None:
     return cur.phase if cur is not None else None
 
 
+def tricks_taken(game: Game) -> int:
+    cur = state_of(game).current
+    return sum(cur.tricks_won) if cur is not None else 0
+
+
 def advance(game: Game, until: Callable[[Game], bool], prefer: str, rng: random.Random) -> None:
     for _ in range(200):
         if until(game):
@@ -55,7 +60,7 @@ def advance(game: Game, until: Callable[[Game], bool], prefer: str, rng: random.
 
 
 @pytest.fixture
-def signed_in(browser: Browser, base_url: str) -> Callable[[Any, int], Page]:
+def signed_in(browser: Browser, base_url: str) -> Iterator[Callable[[Any, int], Page]]:
     contexts = []
 
     def page_for(user: Any, width: int) -> Page:
@@ -77,7 +82,7 @@ def test_every_page_type_passes_axe_at_both_widths(
 ) -> None:
     for _ in range(10):
         stats_services.after_game(game_id=build_game([alice, bob, carol]).pk)
-    hand = Game.objects.filter(table__status="finished").first().hands.first()  # type: ignore[union-attr]
+    hand = build_game([alice, bob, carol]).hands.get(number=0)
     waiting = open_table(bob, name="Waiting room")
     public = ["home", "rules", "account_login", "account_signup"]
     private = [
@@ -128,14 +133,10 @@ def test_the_table_in_every_phase_passes_axe_at_both_widths(
     play_one(game, rng, prefer="dummy")  # use the dummy: keep five of ten
     if phase(game) == "dummy_keep":
         check("keeping five", users[to_act(game)])
-    advance(
-        game, lambda g: phase(g) == "play" and sum(state_of(g).current.tricks_won) > 0, "pass", rng
-    )  # type: ignore[union-attr]
+    advance(game, lambda g: phase(g) == "play" and tricks_taken(g) > 0, "pass", rng)
     check("play", users[to_act(game)])
     advance(game, lambda g: g.hands.count() > 1, "play", rng)
     check("hand over", users[0])
-    advance(
-        game, lambda g: (g.refresh_from_db(), g.status)[1] == Game.Status.FINISHED, "order", rng
-    )
+    advance(game, lambda g: state_of(g).over, "order", rng)
     check("game over", users[0])
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
