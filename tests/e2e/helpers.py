@@ -46,3 +46,17 @@ def take_a_turn(page: Page) -> None:
         cards.first.click()
         return
     form.locator("button").first.click()
+
+
+def open_a_table_against_bots(
+    page: Page, base_url: str, username: str, name: str, target: int, levels: tuple[str, str]
+) -> None:
+    """Sign up and open a live table with bots of `levels` in seats 2 and 3;
+    the game starts at once."""
+    sign_up(page, base_url, username)
+    page.get_by_label("Name:").fill(name)
+    page.get_by_label("Play to (points):").fill(str(target))
+    page.get_by_label("Seat 2:").select_option(levels[0])
+    page.get_by_label("Seat 3:").select_option(levels[1])
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))

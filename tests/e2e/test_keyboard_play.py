@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 from games.models import Game
 from games.narration import describe
 
-from .helpers import version
-from .test_table_frames import MY_TURN, open_a_table_against_two_bots
+from .helpers import open_a_table_against_bots, version
+from .test_table_frames import MY_TURN
 
 
 def press_until_a_move_is_made(page: Page) -> None:
@@ -35,7 +35,7 @@ def press_until_a_move_is_made(page: Page) -> None:
 def test_a_whole_hand_by_keyboard_with_every_play_announced(
     page: Page, base_url: str, celery_worker: Any
 ) -> None:
-    open_a_table_against_two_bots(page, base_url, "greta")
+    open_a_table_against_bots(page, base_url, "greta", "Keys", 10, ("easy", "easy"))
     page.evaluate("""() => {
       window.said = [];
       new MutationObserver((records) => {

@@ -66,6 +66,15 @@ def in_language(message: str, language: str) -> str:
     return text
 
 
+def speaks(page: Page, language: str, direction: str) -> None:
+    """The page says its language and direction, and does not scroll sideways."""
+    assert page.evaluate("() => [document.documentElement.lang, document.dir]") == [
+        language,
+        direction,
+    ]
+    no_sideways_scroll(page)
+
+
 def no_sideways_scroll(page: Page) -> None:
     overflow = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -110,11 +119,7 @@ def test_a_whole_hand_in_arabic_on_a_phone_reads_right_to_left(
     )  # fmt: skip
 
     def check(page: Page) -> None:
-        assert page.evaluate("() => [document.documentElement.lang, document.dir]") == [
-            "ar",
-            "rtl",
-        ]
-        no_sideways_scroll(page)
+        speaks(page, "ar", "rtl")
 
     for page in pages:
         check(page)
@@ -148,11 +153,7 @@ def test_a_whole_hand_in_thai(
     )  # fmt: skip
 
     def check(page: Page) -> None:
-        assert page.evaluate("() => [document.documentElement.lang, document.dir]") == [
-            "th",
-            "ltr",
-        ]
-        no_sideways_scroll(page)
+        speaks(page, "th", "ltr")
         # Thai wraps without clipping: no text box is cut short by its own width.
         clipped = page.evaluate(
             """() => [...document.querySelectorAll('#table button, #table .tag, #table .status')]

@@ -5,7 +5,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import sign_up, take_a_turn, version, wait_for_version
+from .helpers import open_a_table_against_bots, sign_up, take_a_turn, version, wait_for_version
 
 
 def test_three_players_create_join_and_play_a_whole_hand(browser: Browser, base_url: str) -> None:
@@ -55,13 +55,7 @@ def test_three_players_create_join_and_play_a_whole_hand(browser: Browser, base_
 def test_a_whole_game_to_five_points_against_two_bots(
     page: Page, base_url: str, celery_worker: Any
 ) -> None:
-    sign_up(page, base_url, "dave")
-    page.get_by_label("Name:").fill("Me and the bots")
-    page.get_by_label("Play to (points):").fill("5")
-    page.get_by_label("Seat 2:").select_option("easy")
-    page.get_by_label("Seat 3:").select_option("medium")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))
+    open_a_table_against_bots(page, base_url, "dave", "Me and the bots", 5, ("easy", "medium"))
 
     over = page.get_by_role("heading", name=re.compile(r"won the game"))
     for _ in range(400):

@@ -4,24 +4,13 @@ makes it the reader's turn: then the focus goes to their hand."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from .helpers import sign_up, take_a_turn, version
+from .helpers import open_a_table_against_bots, take_a_turn, version
 
 MY_TURN = "#act-form button[name=action]"
-
-
-def open_a_table_against_two_bots(page: Page, base_url: str, name: str) -> None:
-    sign_up(page, base_url, name)
-    page.get_by_label("Name:").fill("Frames")
-    page.get_by_label("Play to (points):").fill("10")
-    page.get_by_label("Seat 2:").select_option("easy")
-    page.get_by_label("Seat 3:").select_option("easy")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))
 
 
 def wait_for_my_turn(page: Page) -> None:
@@ -31,7 +20,7 @@ def wait_for_my_turn(page: Page) -> None:
 def test_an_opened_last_trick_and_the_focus_survive_the_frames(
     page: Page, base_url: str, celery_worker: Any
 ) -> None:
-    open_a_table_against_two_bots(page, base_url, "fiona")
+    open_a_table_against_bots(page, base_url, "fiona", "Frames", 10, ("easy", "easy"))
     hand = page.get_by_role("group", name="Your cards").locator(".card")
     # Play until a trick is over and at least two more are to come, at my turn.
     for _ in range(100):

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import celery_conf
 from tests.e2e.conftest import CHROMIUM, base_url, browser_type_launch_args  # noqa: F401
-from tests.e2e.helpers import sign_up
+from tests.e2e.helpers import open_a_table_against_bots
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -41,13 +41,7 @@ def test_after_a_game_against_bots_the_stats_page_counts_it_and_the_last_hand_re
     celery_worker: Any,
 ) -> None:
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
-    sign_up(page, base_url, "erin")
-    page.get_by_label("Name:").fill("Erin and the bots")
-    page.get_by_label("Play to (points):").fill("5")
-    page.get_by_label("Seat 2:").select_option("easy")
-    page.get_by_label("Seat 3:").select_option("medium")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))
+    open_a_table_against_bots(page, base_url, "erin", "Erin and the bots", 5, ("easy", "medium"))
     page.get_by_role("button", name="Let a bot play for me").click()
     expect(page.get_by_role("heading", name=re.compile(r"won the game"))).to_be_visible(
         timeout=180_000
