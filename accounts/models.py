@@ -20,6 +20,8 @@ class User(AbstractUser):
     language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     # Clubs green and diamonds blue, for players who tell red from black poorly.
     four_colour_deck = models.BooleanField(default=False)
+    # When the player holds one card they may play, the site plays it for them.
+    play_only_card = models.BooleanField(default=False)
 
     def on_vacation(self, now: datetime.datetime | None = None) -> bool:
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())

@@ -633,9 +633,24 @@ def _after_move(game: Game, state: GameState, hand: Hand | None = None) -> None:
                 ),
                 robust=True,
             )
+        elif seat.user is not None and seat.user.play_only_card and only_card(cur):
+            transaction.on_commit(
+                lambda: tasks.play_only_card.apply_async(
+                    (game_id, version), countdown=settings.BOT_MOVE_DELAY
+                ),
+                robust=True,
+            )
     # People are told of their turns in by-turns games, and of every start and end.
     if game.table.mode == Table.Mode.TURNS or game.status == Game.Status.FINISHED or version == 1:
         transaction.on_commit(lambda: tasks.tell_players.delay(game_id, version), robust=True)
+
+
+def only_card(cur: engine.HandState | None) -> str | None:
+    """The one card the player to act may play now, if exactly one."""
+    if cur is None or cur.phase != "play":
+        return None
+    plays = [a.card for a in engine.legal_actions(cur) if a.type == "play"]
+    return plays[0] if len(plays) == 1 else None
 
 
 def _after_lobby_change(table: Table | None) -> None:

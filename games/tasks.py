@@ -63,6 +63,32 @@ def play_bot_turn(game_id: int, version: int) -> str:
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def play_only_card(game_id: int, version: int) -> str:
+    """A player who asked for it (profile option) holds one card they may
+    play: play it for them, as their own move."""
+    turn = _turn(game_id, version)
+    if isinstance(turn, str):
+        return turn
+    game, seat = turn
+    if seat.is_bot or seat.user is None or not seat.user.play_only_card:
+        return "not asked"
+    code = services.only_card(services.game_state(game).current)
+    if code is None:
+        return "a choice"
+    try:
+        services.game_act(
+            game_id=game.pk,
+            version=game.version,
+            action={"type": "play", "card": code},
+            actor=services.Actor.person(seat.user),
+        )
+    except services.GameError as exc:
+        log.info("only card for game %s v%s not played: %s", game.pk, game.version, exc.message)
+        return "refused"
+    return "played"
+
+
+@shared_task(acks_late=True, ignore_result=True)
 def play_timeout(game_id: int, version: int) -> str:
     """The time of the person to act ran out: the medium bot moves for them."""
     turn = _turn(game_id, version)
