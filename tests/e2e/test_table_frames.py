@@ -4,6 +4,7 @@ makes it the reader's turn: then the focus goes to their hand."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -11,6 +12,7 @@ from playwright.sync_api import Page, expect
 from .helpers import open_a_table_against_bots, take_a_turn, version
 
 MY_TURN = "#act-form button[name=action]"
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 def wait_for_my_turn(page: Page) -> None:
@@ -35,6 +37,8 @@ def test_an_opened_last_trick_and_the_focus_survive_the_frames(
 
     page.locator("#last-trick summary").click()
     expect(page.locator("#last-trick")).to_have_attribute("open", "")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "table-desktop.png"), full_page=True)
     page.locator("#last-trick summary").focus()
     # After each frame: its version, whether it made it my turn (then the
     # focus rightly moves to my hand), and whether the focus stayed put.
