@@ -10,6 +10,17 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
   // An answer older than the table shown (a frame overtook it) is dropped.
   if (event.detail.shouldSwap && olderThanShown(xhr.responseText)) event.detail.shouldSwap = false;
+  // A table answer is morphed here, by itself: htmx would resolve the swap
+  // style and the morph extension from the form that asked, which a frame
+  // may have morphed away meanwhile (then the answer landed inside the table).
+  const target = event.detail.target;
+  if (event.detail.shouldSwap && target && target.id === "table" && window.Idiomorph) {
+    event.detail.shouldSwap = false;
+    window.Idiomorph.morph(target, xhr.responseText, { morphStyle: "outerHTML" });
+    const table = document.getElementById("table");
+    window.htmx.process(table);
+    table.dispatchEvent(new CustomEvent("table:morphed", { bubbles: true }));
+  }
 });
 
 document.addEventListener("htmx:responseError", (event) => {

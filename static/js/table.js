@@ -1,6 +1,6 @@
 // The card table by keyboard and screen reader. Every move works without
 // this file (the forms post); it adds:
-// - the announcements: each frame carries #table-news (what just happened and
+// - the announcements: each frame carries template.table-news (what just happened and
 //   whose turn it is); new news is added to #table-announcer, one lasting
 //   aria-live region outside the table that frames never replace;
 // - focus to your hand when it becomes your turn (or the page opens at your
@@ -39,12 +39,12 @@
   };
 
   const tableChanged = () => {
-    const news = document.getElementById("table-news");
+    const news = document.querySelector("template.table-news");
     if (news) {
       const version = news.dataset.version;
       // The page's first table is read with the page; later ones are news.
       if (heard !== null && version !== heard) {
-        say([...news.querySelectorAll("p")].map((p) => p.textContent));
+        say([...news.content.querySelectorAll("p")].map((p) => p.textContent));
       }
       heard = version;
     }
@@ -56,7 +56,7 @@
     myTurnBefore = myTurn;
   };
 
-  for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage"]) {
+  for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "table:morphed"]) {
     document.addEventListener(name, tableChanged);
   }
   tableChanged();

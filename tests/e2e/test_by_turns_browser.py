@@ -34,7 +34,7 @@ def test_a_by_turns_player_is_told_live_and_plays_from_the_link(
 
     def play_from(page: Page, link: Locator) -> None:
         link.click()
-        expect(page.get_by_text("Your turn.")).to_be_visible()
+        expect(page.locator("#table .status").get_by_text("Your turn.")).to_be_visible()
         expect(page.get_by_text(re.compile(r"Your time runs out"))).to_be_visible()
         v = version(page)
         take_a_turn(page)

@@ -26,7 +26,9 @@ def test_the_pages_work_under_the_content_security_policy(
     page.get_by_label("Seat 3:").select_option("easy")
     page.get_by_role("button", name="Open the table").click()
     for _ in range(3):  # htmx posts and websocket pushes, both under the policy
-        expect(page.get_by_text("Your turn.")).to_be_visible(timeout=20000)
+        expect(page.locator("#table .status").get_by_text("Your turn.")).to_be_visible(
+            timeout=20000
+        )
         v = version(page)
         take_a_turn(page)
         expect(page.locator("#table")).not_to_have_attribute("data-version", str(v), timeout=15000)

@@ -35,7 +35,7 @@ def test_three_players_create_join_and_play_a_whole_hand(browser: Browser, base_
         v = version(alice)
         if alice.locator(".hand-summary").count():
             break
-        turn = [p for p in pages if p.get_by_text("Your turn.").count()]
+        turn = [p for p in pages if p.locator("#table .status").get_by_text("Your turn.").count()]
         assert len(turn) == 1, "exactly one page says it is its turn"
         take_a_turn(turn[0])
         for page in pages:
@@ -61,7 +61,7 @@ def test_a_whole_game_to_five_points_against_two_bots(
     for _ in range(400):
         if over.count():
             break
-        mine = page.get_by_text("Your turn.")
+        mine = page.locator("#table .status").get_by_text("Your turn.")
         try:
             expect(mine.or_(over)).to_be_visible(timeout=20000)
         except AssertionError:

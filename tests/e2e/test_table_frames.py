@@ -53,14 +53,15 @@ def test_an_opened_last_trick_and_the_focus_survive_the_frames(
     # Moves without moving the focus: mine through the page's own form (its
     # answer morphs the table), the bots' as frames on the socket.
     while version(page) < start + 3:
+        v = version(page)
         if page.locator(MY_TURN).count():
-            v = version(page)
             page.locator(f"{MY_TURN}.card-button").first.evaluate("b => b.click()")
             expect(page.locator("#table")).not_to_have_attribute("data-version", str(v))
-        else:
+        else:  # a bot's move, or my turn come meanwhile
             page.wait_for_function(
-                "v => Number(document.getElementById('table').dataset.version) > v",
-                arg=version(page),
+                """v => Number(document.getElementById('table').dataset.version) > v
+                    || !!document.querySelector('#act-form button[name=action]')""",
+                arg=v,
                 timeout=20000,
             )
     expect(page.locator("#last-trick")).to_have_attribute("open", "")
