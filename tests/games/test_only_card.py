@@ -13,7 +13,7 @@ from games import services, tasks
 from games.models import Game
 from tests.conftest import celery_conf
 
-from .conftest import play_one, players, state_of
+from .conftest import play_one, players, state_of, to_act
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def test_nobody_elses_card_is_played_without_the_option(
 
 def test_the_task_plays_only_a_forced_card_of_the_player_who_asked(game: Game) -> None:
     assert tasks.play_only_card(game.pk, game.version) == "not asked"
-    user = players(game.table)[game.to_act]
+    user = players(game.table)[to_act(game)]
     user.play_only_card = True
     user.save(update_fields=["play_only_card"])
     assert tasks.play_only_card(game.pk, game.version) == "a choice"  # bidding
