@@ -22,6 +22,7 @@ from django.utils.translation import ngettext, pgettext
 from euchre_site.downloads import json_attachment
 from euchre_site.safe_json import JSONTooLarge, loads_limited
 from games import engine
+from games.narration import describe
 
 from . import charts, selectors
 from .forms import HistoryFilterForm
@@ -389,10 +390,8 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
         for d in rev.decisions:
             rows.append(
                 {
-                    "mine": _describe(d["action"], names, hand.record["dealer"]),
-                    "best": _describe(d["best"], names, hand.record["dealer"])
-                    if d["best"]
-                    else "–",
+                    "mine": describe(d["action"], names, hand.record["dealer"]),
+                    "best": describe(d["best"], names, hand.record["dealer"]) if d["best"] else "–",
                     "best_share": round(100 * (d["best_share"] or 0)),
                     "my_share": round(100 * (d["my_share"] or 0)),
                     "agree": d["agree"],
@@ -402,12 +401,6 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     if request.headers.get("HX-Request"):
         return render(request, "stats/review.html#panel", ctx)
     return render(request, "stats/review.html", ctx)
-
-
-def _describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
-    from games.narration import describe
-
-    return describe(action, names, dealer)
 
 
 @login_required

@@ -216,25 +216,35 @@ def frame(version: int) -> dict[str, Any]:
     return {"type": "html.frame", "html": f'<b data-version="{version}"></b>', "version": version}
 
 
-def test_a_frame_that_overtook_an_older_one_waits_for_it(game: Game) -> None:
-    """Two moves published by different processes can reach the channel layer
-    out of order: the page still gets them in order, each once."""
+async def seat_zero_at_version_one(game: Game) -> tuple[Any, Any]:
+    """Seat 0's table socket, connected and holding version 1, and a way to
+    publish a frame to that seat's group."""
     from channels.layers import get_channel_layer
 
     from games import realtime
 
-    user = players(game.table)[0]
-    group = realtime.game_group(game.pk, 0)
+    user = await sync_to_async(lambda: players(game.table)[0])()
+    ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
+    assert (await ws.connect())[0]
+    assert version_of(await ws.receive_from(timeout=5)) == 1
+    group, layer = realtime.game_group(game.pk, 0), get_channel_layer()
+
+    async def send(event: dict[str, Any]) -> None:
+        await layer.group_send(group, event)
+
+    return ws, send
+
+
+def test_a_frame_that_overtook_an_older_one_waits_for_it(game: Game) -> None:
+    """Two moves published by different processes can reach the channel layer
+    out of order: the page still gets them in order, each once."""
 
     async def run() -> None:
-        layer = get_channel_layer()
-        ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
-        assert (await ws.connect())[0]
-        assert version_of(await ws.receive_from(timeout=5)) == 1
-        await layer.group_send(group, frame(3))
-        await layer.group_send(group, frame(4))
-        await layer.group_send(group, frame(2))
-        await layer.group_send(group, frame(3))  # repeated: dropped
+        ws, send = await seat_zero_at_version_one(game)
+        await send(frame(3))
+        await send(frame(4))
+        await send(frame(2))
+        await send(frame(3))  # repeated: dropped
         got = [version_of(await ws.receive_from(timeout=5)) for _ in range(3)]
         assert got == [2, 3, 4]
         assert await ws.receive_nothing(timeout=0.3)
@@ -246,23 +256,14 @@ def test_a_frame_that_overtook_an_older_one_waits_for_it(game: Game) -> None:
 def test_a_frame_never_rendered_for_the_page_is_skipped_after_a_wait(
     game: Game, settings: Any
 ) -> None:
-    from channels.layers import get_channel_layer
-
-    from games import realtime
-
     settings.FRAME_GAP_WAIT_SECONDS = 0.2
-    user = players(game.table)[0]
-    group = realtime.game_group(game.pk, 0)
 
     async def run() -> None:
-        layer = get_channel_layer()
-        ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
-        assert (await ws.connect())[0]
-        assert version_of(await ws.receive_from(timeout=5)) == 1
-        await layer.group_send(group, frame(4))
-        await layer.group_send(group, frame(3))
+        ws, send = await seat_zero_at_version_one(game)
+        await send(frame(4))
+        await send(frame(3))
         assert [version_of(await ws.receive_from(timeout=5)) for _ in range(2)] == [3, 4]
-        await layer.group_send(group, frame(5))
+        await send(frame(5))
         assert version_of(await ws.receive_from(timeout=5)) == 5
         await ws.disconnect()
 
