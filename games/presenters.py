@@ -290,32 +290,60 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> list[
     return rows
 
 
-def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: bool) -> list[str]:
-    """What just happened and whose turn it is, in words, for the table's
-    screen-reader announcements: the last move (as this viewer may see it),
-    the trick it won, the hand it ended, and what comes next."""
-    out = []
-    history = view["history"]
-    dealer = view["dealer"] or 0
-    if history:
-        out.append(narration.describe(history[-1], names, dealer))
-        if history[-1]["type"] == "play" and not view["current_trick"] and view["tricks"]:
-            out.append(narration.trick_won(names[view["tricks"][-1]["winner"]]))
-    elif view["last_hand"] and not view["over"]:
-        last = view["last_hand"]
-        if last["last_trick"]:
-            trick = last["last_trick"]
-            seat, code = trick["cards"][-1]
-            out.append(narration.describe({"seat": seat, "type": "play", "card": code}, names, 0))
-            out.append(narration.trick_won(names[trick["winner"]]))
-        out.append(_hand_heading(view["hand_number"] - 1, last["result"], names))
-    if view["over"] and view["last_hand"]:
-        out.append(_hand_heading(view["hand_number"], view["last_hand"]["result"], names))
-    if your_turn:
-        out.append(_("Your turn."))
-    if phase_text:
-        out.append(phase_text)
+NEWS_KEPT = 8  # moves each table carries for the announcements
+
+
+def _hand_news(
+    number: int,
+    history: list[dict[str, Any]],
+    tricks: list[dict[str, Any]],
+    dealer: int,
+    names: dict[int, str],
+    result: dict[str, Any] | None,
+) -> list[tuple[str, list[str]]]:
+    """Each move of hand `number` in words, keyed "hand-step": the move, the
+    trick it won, and for the last of a finished hand, how the hand went."""
+    ends, played, out = [], 0, []
+    for trick in tricks:
+        played += len(trick["cards"])
+        ends.append((played, trick["winner"]))
+    plays = 0
+    for step, action in enumerate(history):
+        lines = [narration.describe(action, names, dealer)]
+        if action["type"] == "play":
+            plays += 1
+            lines += [narration.trick_won(names[w]) for n, w in ends if n == plays]
+        out.append((f"{number}-{step}", lines))
+    if result is not None:
+        out.append((f"{number}-end", [_hand_heading(number, result, names)]))
     return out
+
+
+def _news(
+    view: GameView, names: dict[int, str], phase_text: str, your_turn: bool
+) -> dict[str, Any]:
+    """What happened lately and whose turn it is, in words, for the table's
+    screen-reader announcements: the last moves (as this viewer may see
+    them), each keyed so that a page says only those it has not said yet,
+    even when it missed a table in between; then what comes next."""
+    moves: list[tuple[str, list[str]]] = []
+    last, number = view["last_hand"], view["hand_number"]
+    if last and not view["over"]:
+        moves += _hand_news(
+            number - 1, last["history"], last["tricks"], last["dealer"], names, last["result"]
+        )
+    moves += _hand_news(
+        number,
+        view["history"],
+        view["tricks"],
+        view["dealer"] or 0,
+        names,
+        last["result"] if view["over"] and last else None,
+    )
+    now = [_("Your turn.")] if your_turn else []
+    if phase_text:
+        now.append(phase_text)
+    return {"moves": moves[-NEWS_KEPT:], "now": now}
 
 
 def table_context(

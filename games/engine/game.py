@@ -186,7 +186,8 @@ def game_view(game: GameState, seat: int | None) -> GameView:
 
     Added keys: scores, target, hand_number (hands dealt so far), over,
     winner, first_dealer, next_dealer, last_hand (the previous completed
-    hand: {"dealer", "result", "deal", "last_trick"}, or None), score_pad
+    hand: {"dealer", "result", "deal", "last_trick", "history", "tricks"}, as
+    this seat sees them, or None), score_pad
     (every completed hand, oldest first: {"dealer", "result"}; public).
     """
     hands = game._hands
@@ -201,6 +202,8 @@ def game_view(game: GameState, seat: int | None) -> GameView:
             "result": lv["result"],
             "deal": lv["deal"],
             "last_trick": lv["tricks"][-1] if lv["tricks"] else None,
+            "history": lv["history"],
+            "tricks": lv["tricks"],
         }
     return GameView(
         **v,

@@ -1,14 +1,16 @@
 // The card table by keyboard and screen reader. Every move works without
 // this file (the forms post); it adds:
-// - the announcements: each frame carries template.table-news (what just happened and
-//   whose turn it is); new news is added to #table-announcer, one lasting
-//   aria-live region outside the table that frames never replace;
+// - the announcements: each frame carries template.table-news (the last
+//   moves, each keyed, and whose turn it is); moves not said yet and what
+//   comes next are added to #table-announcer, one lasting aria-live region
+//   outside the table that frames never replace;
 // - focus to your hand when it becomes your turn (or the page opens at your
 //   turn), unless you are typing;
 // - arrow keys between your cards and buttons, and 1-5 for the n-th card.
 (() => {
   const announcer = document.getElementById("table-announcer");
   let heard = null; // the version whose news was last said
+  const said = new Set(); // the moves said (or read with the page)
   let myTurnBefore = false;
 
   const typing = () => {
@@ -42,10 +44,18 @@
     const news = document.querySelector("template.table-news");
     if (news) {
       const version = news.dataset.version;
-      // The page's first table is read with the page; later ones are news.
-      if (heard !== null && version !== heard) {
-        say([...news.content.querySelectorAll("p")].map((p) => p.textContent));
+      const lines = [];
+      // Moves not said yet (also those of a table this page never got),
+      // then what comes next; the page's first table is read with the page.
+      for (const move of news.content.querySelectorAll("[data-move]")) {
+        if (said.has(move.dataset.move)) continue;
+        said.add(move.dataset.move);
+        if (heard !== null) lines.push(...[...move.querySelectorAll("p")].map((p) => p.textContent));
       }
+      if (heard !== null && version !== heard) {
+        lines.push(...[...news.content.querySelectorAll("[data-now] p")].map((p) => p.textContent));
+      }
+      say(lines);
       heard = version;
     }
     const myTurn = !!document.querySelector("#act-form button[name=action], #act-form input[type=checkbox]");
