@@ -71,6 +71,13 @@ class TableForm(forms.Form):
         # Translators: a form label: public (listed in the lobby) or private (by invitation link).
         label=pgettext_lazy("table", "Visibility"),
     )
+    hints = forms.BooleanField(
+        required=False,
+        # Translators: a form label: a table option for learners: a "Hint" button shows what the strongest computer player would do and why; games with hints do not change anyone's rating.
+        label=gettext_lazy(
+            "Hints: a button shows what the hard bot would do, and why (games are not rated)"
+        ),
+    )
     # Translators: a form label: who sits in the second seat of a new table (a bot, or a player who joins).
     seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("Seat 2"))
     # Translators: a form label: who sits in the third seat of a new table (a bot, or a player who joins).

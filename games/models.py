@@ -66,6 +66,9 @@ class Table(models.Model):
         max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    # A learning aid: a "Hint" button shows what the hard bot would do, and
+    # why (games.hints). Games at such a table are not rated.
+    hints = models.BooleanField(default=False)
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -116,6 +119,12 @@ class Table(models.Model):
                 r.lone_maker_march,
             )
             % {"n": r.lone_maker_march},
+            *(
+                # Translators: a table option for learners: a "Hint" button shows what the strongest computer player would do and why; games with hints do not change anyone's rating.
+                [_("Hints: a button shows what the hard bot would do; games are not rated")]
+                if self.hints
+                else []
+            ),
         ]
 
     def mode_in_words(self) -> str:

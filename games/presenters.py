@@ -105,7 +105,7 @@ def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], dict[st
 def _urls(prefix: str, urlconf: Any, table_id: int, game_id: int | None) -> dict[str, str]:
     urls = {
         name: reverse(f"games:{name}", args=[table_id])
-        for name in ("join", "bot", "leave", "rematch", "act", "autopilot", "revoke_invite")
+        for name in ("join", "bot", "leave", "rematch", "act", "hint", "autopilot", "revoke_invite")
     }
     if game_id is not None:
         urls["record"] = reverse("games:record", args=[game_id])
@@ -119,7 +119,7 @@ def table_urls(table: Table, game: Game | None) -> dict[str, str]:
 
 def _table_head(table: Table, game: Game | None) -> str:
     number = game.number if game else None
-    key = (table.name, table.mode, table.move_seconds, table.visibility, table.target)
+    key = (table.name, table.mode, table.move_seconds, table.visibility, table.target, table.hints)
     return fragment(
         "table_head",
         (*key, repr(table.rules), number),

@@ -50,6 +50,7 @@ def render_table(
     state: Any = None,
     message: str = "",
     rule: str | None = None,
+    hint: dict[str, Any] | None = None,
     oob: bool = False,
     user: Any = None,
 ) -> str:
@@ -66,7 +67,7 @@ def render_table(
             hand = services.current_hand_row(game)
         view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user)
-    ctx.update(message=message, rule=rule, oob=oob)
+    ctx.update(message=message, rule=rule, hint=hint, oob=oob)
     return render_to_string("games/table.html#table", ctx)
 
 

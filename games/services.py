@@ -135,6 +135,7 @@ def table_create(
     mode: str,
     move_seconds: int | None,
     visibility: str,
+    hints: bool = False,
 ) -> Table:
     """Open a table with the creator in seat 0."""
     name = name.strip()
@@ -177,6 +178,7 @@ def table_create(
             mode=mode,
             move_seconds=move_seconds,
             visibility=visibility,
+            hints=hints,
         )
         Seat.objects.bulk_create(
             [Seat(table=table, position=0, user=owner)]

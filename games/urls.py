@@ -11,6 +11,7 @@ urlpatterns = [
     path("tables/<int:table_id>/leave/", views.table_leave, name="leave"),
     path("tables/<int:table_id>/bot/", views.table_bot, name="bot"),
     path("tables/<int:table_id>/act/", views.table_act, name="act"),
+    path("tables/<int:table_id>/hint/", views.table_hint, name="hint"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="rematch"),
     path("tables/<int:table_id>/autopilot/", views.table_autopilot, name="autopilot"),
     path("vacation/", views.vacation, name="vacation"),

@@ -22,7 +22,7 @@ from euchre_site import safe_json
 from euchre_site.downloads import json_attachment
 from games import engine
 
-from . import access, realtime, selectors, services
+from . import access, hints, realtime, selectors, services
 from .forms import TableForm
 from .models import Game, Table
 
@@ -43,14 +43,20 @@ def _table_or_404(request: HtmxHttpRequest, table_id: int) -> Table:
 
 
 def _table_html(
-    request: HtmxHttpRequest, table: Table, message: str = "", rule: str | None = None
+    request: HtmxHttpRequest,
+    table: Table,
+    message: str = "",
+    rule: str | None = None,
+    hint: dict[str, Any] | None = None,
 ) -> str:
     table = realtime.with_seats(Table.objects.select_related("owner")).get(
         pk=table.pk
     )  # fresh seats
     game = realtime.latest_game(table)
     seat = access.seat_of(table, request.user)
-    return realtime.render_table(table, game, seat, message=message, rule=rule, user=request.user)
+    return realtime.render_table(
+        table, game, seat, message=message, rule=rule, hint=hint, user=request.user
+    )
 
 
 REFUSED_HEADER = "X-Table-Refused"
@@ -67,18 +73,20 @@ def _refuse(request: HtmxHttpRequest, table: Table, exc: services.GameError) -> 
     """Nothing changed: the table as it stands with the reason, under the
     error's 4xx status. htmx swaps it in all the same (site.js, on the
     REFUSED_HEADER); a plain form post gets the whole page."""
-    html = _table_html(request, table, exc.message, exc.rule)
-    if request.htmx:
-        response = HttpResponse(html, status=exc.status)
-    else:
-        response = render(
-            request,
-            "games/table_page.html",
-            {"table": table, "table_html": html},
-            status=exc.status,
-        )
+    response = _answer(
+        request, table, _table_html(request, table, exc.message, exc.rule), exc.status
+    )
     response[REFUSED_HEADER] = "1"
     return response
+
+
+def _answer(request: HtmxHttpRequest, table: Table, html: str, status: int = 200) -> HttpResponse:
+    """The table partial for htmx, the whole page for a plain form post."""
+    if request.htmx:
+        return HttpResponse(html, status=status)
+    return render(
+        request, "games/table_page.html", {"table": table, "table_html": html}, status=status
+    )
 
 
 @login_required
@@ -120,6 +128,7 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
             mode=d["mode"],
             move_seconds=d["move_seconds"],
             visibility=d["visibility"],
+            hints=d["hints"],
         )
         for position, field in ((1, "seat_2"), (2, "seat_3")):
             if d[field]:
@@ -297,6 +306,20 @@ def table_act(request: HtmxHttpRequest, table: Table) -> None:
     services.game_act(
         game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)
     )
+
+
+@table_post
+def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
+    """At a table with hints: the table with what the hard bot would do in
+    the player's place, and why (nothing changes)."""
+    game = realtime.latest_game(table)
+    if game is None:
+        raise services.Conflict(_("The game has not started yet."))
+    version_text = request.POST.get("version", "")
+    if not version_text.isascii() or not version_text.isdigit() or len(version_text) > 12:
+        raise services.GameError(_not_a_move())
+    hint = hints.hint_for(game=game, version=int(version_text), user=request.user)
+    return _answer(request, table, _table_html(request, table, hint=hints.in_words(hint)))
 
 
 @login_required

@@ -55,6 +55,11 @@
       if (heard !== null && version !== heard) {
         lines.push(...[...news.content.querySelectorAll("[data-now] p")].map((p) => p.textContent));
       }
+      const hint = document.querySelector(".hint-box[data-hint]");
+      if (hint && !said.has(`hint-${hint.dataset.hint}`)) {
+        said.add(`hint-${hint.dataset.hint}`);
+        lines.push(...[...hint.querySelectorAll("p")].map((p) => p.textContent));
+      }
       say(lines);
       heard = version;
     }

@@ -49,14 +49,22 @@ def take_a_turn(page: Page) -> None:
 
 
 def open_a_table_against_bots(
-    page: Page, base_url: str, username: str, name: str, target: int, levels: tuple[str, str]
+    page: Page,
+    base_url: str,
+    username: str,
+    name: str,
+    target: int,
+    levels: tuple[str, str],
+    hints: bool = False,
 ) -> None:
-    """Sign up and open a live table with bots of `levels` in seats 2 and 3;
-    the game starts at once."""
+    """Sign up and open a live table with bots of `levels` in seats 2 and 3
+    (and hints, if asked); the game starts at once."""
     sign_up(page, base_url, username)
     page.get_by_label("Name:").fill(name)
     page.get_by_label("Play to (points):").fill(str(target))
     page.get_by_label("Seat 2:").select_option(levels[0])
     page.get_by_label("Seat 3:").select_option(levels[1])
+    if hints:
+        page.get_by_label(re.compile(r"^Hints:")).check()
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))

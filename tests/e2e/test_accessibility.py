@@ -111,7 +111,7 @@ def test_every_page_type_passes_axe_at_both_widths(
 def test_the_table_in_every_phase_passes_axe_at_both_widths(
     signed_in: Any, base_url: str, alice: Any, bob: Any, carol: Any
 ) -> None:
-    table = open_table(alice, target=5)
+    table = open_table(alice, target=5, hints=True)  # the Hint button and its answer too
     services.table_join(table=table, user=bob, position=1)
     services.table_join(table=table, user=carol, position=2)
     game = Game.objects.select_related("table").get(table=table)
@@ -119,10 +119,13 @@ def test_the_table_in_every_phase_passes_axe_at_both_widths(
     rng = random.Random(5)
     found: dict[str, list[str]] = {}
 
-    def check(name: str, viewer: Any) -> None:
+    def check(name: str, viewer: Any, hint: bool = False) -> None:
         for label, width in WIDTHS.items():
             page = signed_in(viewer, width)
             page.goto(base_url + table.get_absolute_url())
+            if hint:
+                page.get_by_role("button", name="Hint").click()
+                page.locator(".hint-box").wait_for()
             if wrong := problems(page):
                 found[f"{name} {label}"] = wrong
             page.close()
@@ -134,7 +137,7 @@ def test_the_table_in_every_phase_passes_axe_at_both_widths(
     if phase(game) == "dummy_keep":
         check("keeping five", users[to_act(game)])
     advance(game, lambda g: phase(g) == "play" and tricks_taken(g) > 0, "pass", rng)
-    check("play", users[to_act(game)])
+    check("play", users[to_act(game)], hint=True)
     advance(game, lambda g: g.hands.count() > 1, "play", rng)
     check("hand over", users[0])
     advance(game, lambda g: state_of(g).over, "order", rng)

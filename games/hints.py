@@ -1,0 +1,248 @@
+"""The learning aid of tables with hints: what the hard bot would do in the
+player's place, and why, in plain words.
+
+The suggestion is computed from the player's own view only (the same input
+as a bot's: nothing the seat may not see), once per seat and version (kept
+in the cache, so asking again costs nothing), and put into words in the
+reader's language when shown. Games at tables with hints are not rated
+(stats.services.ratings_update).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.core.cache import cache
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from . import access, bots, engine, services, words
+from .bots.explain import reasons
+from .models import Game
+
+BUDGET_MS = 500  # thinking time of one hint
+CACHE_SECONDS = 3600
+
+
+def hint_for(*, game: Game, version: int, user: Any) -> dict[str, Any]:
+    """The hard bot's choice for `user`'s seat at `version`, with its reasons
+    (language-neutral: see `in_words`). Raises GameError when the table has
+    no hints, the user has no seat, the table moved on or it is not their
+    turn."""
+    table = game.table
+    if not table.hints:
+        raise services.Forbidden(_("Hints are off at this table."))
+    seat = access.seat_of(table, user)
+    if seat is None:
+        raise services.Forbidden(_("Only the players at this table can ask for a hint."))
+    if version != game.version:
+        raise services.Conflict(
+            _("The table changed before your move arrived; here it is as it stands now.")
+        )
+    key = f"hint:{game.pk}:{game.created.timestamp()}:{version}:{seat}"
+    hint = cache.get(key)
+    if hint is None:
+        view = engine.game_view(services.game_state(game), seat)
+        if not view["legal_actions"]:
+            raise services.Conflict(_("It is not your turn."))
+        rng = random.Random(game.pk * 1_000_003 + version * 3 + seat)
+        best = bots.analyse(view, rng, BUDGET_MS)[0]
+        hint = {
+            "version": version,
+            "action": best["action"],
+            "share": best["share"],
+            "reasons": reasons(view, best["action"]),
+            "dealer": view["dealer"] or 0,
+        }
+        cache.set(key, hint, CACHE_SECONDS)
+    return hint
+
+
+def in_words(hint: dict[str, Any]) -> dict[str, Any]:
+    """The hint in the active language: what to do, why, and how sure."""
+    return {
+        "version": hint["version"],
+        "do": _what(hint["action"], hint["dealer"]),
+        "why": [_why(code, params) for code, params in hint["reasons"]],
+        # Translators: how sure the hint is: the hard bot imagines many deals of the cards the reader cannot see and finds the best choice in each; %(percent)s is the share in which this choice was best.
+        "sure": _("It was the best choice in %(percent)s%% of the deals the bot imagined.")
+        % {"percent": round(100 * hint["share"])},
+    }
+
+
+def _what(action: dict[str, Any], dealer: int) -> str:
+    kind = action["type"]
+    if kind == "play":
+        # Translators: a hint: play the card %(card)s ("Queen of hearts").
+        return pgettext("hint", "Play the %(card)s.") % {"card": words.card_label(action["card"])}
+    if kind == "order":
+        # Translators: a hint in the first round of bidding: %(call)s is the call ("Order it up", "Assist" or "Accept"); %(suit)s ("hearts") becomes trump.
+        return pgettext("hint", "“%(call)s”: make %(suit)s trump.") % {
+            "call": words.call_label(words.call_of(dealer, action["seat"])),
+            "suit": words.suit_name(action["suit"]),
+        }
+    if kind == "name":
+        # Translators: a hint in the second round of bidding: choose %(suit)s ("hearts") as trump.
+        return pgettext("hint", "Name %(suit)s as trump.") % {
+            "suit": words.suit_name(action["suit"])
+        }
+    if kind == "joker_suit":
+        # Translators: a hint to the dealer when the Joker was turned up: say it stands for %(suit)s ("hearts").
+        return pgettext("hint", "Name %(suit)s for the Joker.") % {
+            "suit": words.suit_name(action["suit"])
+        }
+    if kind == "pickup":
+        # Translators: a hint to the dealer: take the up card and put down %(card)s ("Queen of hearts").
+        return pgettext("hint", "Pick up the up card and discard the %(card)s.") % {
+            "card": words.card_label(action["discard"])
+        }
+    if kind == "dummy" and "keep" in action:
+        # Translators: a hint to the maker who took the dummy: keep these five cards (a list of card names).
+        return pgettext("hint", "Keep: %(cards)s.") % {
+            "cards": ", ".join(words.card_label(c) for c in action["keep"])
+        }
+    labels = {
+        "pass": words.PASS,
+        "leave": words.LEAVE_THE_UP_CARD,
+        "dummy": words.USE_THE_DUMMY,
+        "alone": words.GO_ALONE,
+    }
+    # Translators: a hint that names one of the table's buttons, %(button)s ("Pass", "Use the dummy").
+    return pgettext("hint", "Choose “%(button)s”.") % {"button": labels.get(kind, kind)}
+
+
+def _holding(p: dict[str, Any]) -> str:
+    """What the hand holds with a suit as trump, in a sentence or two."""
+    said = [
+        # Translators: a hint's reason: with %(suit)s ("hearts") as trump, the reader's hand holds %(n)s trump cards.
+        ngettext(
+            "With %(suit)s as trump your hand holds %(n)s trump.",
+            "With %(suit)s as trump your hand holds %(n)s trumps.",
+            p["trump"],
+        )
+        % {"suit": words.suit_name(p["suit"]), "n": p["trump"]}
+    ]
+    tops = [_top_name(c, p["suit"]) for c in p["top"]] + [words.card_label(c) for c in p["aces"]]
+    if tops:
+        # Translators: a hint's reason: the strongest cards of the reader's hand, a list ("the right bower, Ace of spades").
+        said.append(_("Your best cards: %(cards)s.") % {"cards": ", ".join(tops)})
+    # Translators: a hint's reason: the hard bot's estimate of the tricks (of five) these cards take as the maker's hand; the maker needs three.
+    said.append(
+        _("It is worth about %(tricks)s tricks; the maker needs 3.")
+        % {"tricks": number_format(p["tricks"], 1)}
+    )
+    return " ".join(said)
+
+
+def _top_name(code: str, trump: str) -> str:
+    if code == "JK":
+        return words.card_label(code)
+    if code[1] == trump:
+        # Translators: a hint's reason: the Jack of the trump suit, the highest trump.
+        return _("the right bower")
+    # Translators: a hint's reason: the Jack of the other suit of the same colour as trump, the second-highest trump.
+    return _("the left bower")
+
+
+def _why(code: str, p: dict[str, Any]) -> str:
+    card = words.card_label(p["card"]) if "card" in p else ""
+    suit_code = p.get("suit") or p.get("led")
+    suit = words.suit_name(suit_code) if suit_code else ""
+    texts = {
+        "make": lambda: _holding(p),
+        "keep": lambda: _holding(p),
+        "joker_suit": lambda: _holding(p),
+        "alone_maker": lambda: (
+            _holding(p)
+            + " "
+            # Translators: a hint's reason for the maker to play alone (without the dummy).
+            + _("Alone, these five can take the tricks by themselves, and a lone hand scores more.")
+        ),
+        "pass_weak": lambda: (
+            _holding(p)
+            + " "
+            # Translators: a hint's reason to pass in the bidding.
+            + _("Too weak to make trump: let someone else try, and defend.")
+        ),
+        # Translators: a hint's reason for the dealer to pick up the up card %(card)s.
+        "pickup": lambda: _("The %(card)s makes your hand stronger in trump.") % {"card": card},
+        # Translators: a hint's reason for the dealer's discard %(card)s: afterwards the hand holds no %(suit)s ("hearts"), so it can trump that suit.
+        "discard_void": lambda: (
+            _("Without the %(card)s you have no %(suit)s: you can trump them.")
+            % {"card": card, "suit": suit}
+        ),
+        # Translators: a hint's reason for the dealer's discard %(card)s.
+        "discard_low": lambda: _("The %(card)s is your least useful card.") % {"card": card},
+        # Translators: a hint's reason for the dealer to leave the up card %(card)s.
+        "leave": lambda: _("The %(card)s would not help your hand enough.") % {"card": card},
+        # Translators: a hint's reason for a defender to play alone against a lone maker.
+        "alone_defender": lambda: _(
+            "Your hand is strong enough to stop the maker by yourself, for more points."
+        ),
+        # Translators: a hint's reason for a defender not to play alone.
+        "defend_together": lambda: _("Two defenders stop a lone maker more often than one."),
+        # Translators: a hint's reason for the maker to take the dummy (a fourth hand of five cards).
+        "dummy": lambda: _(
+            "Choosing five of ten cards makes a stronger hand than these five alone."
+        ),
+        # Translators: a hint's reason: the reader has no card of the suit led, %(suit)s ("hearts"), and can win the trick with the trump %(card)s.
+        "trump_in": lambda: (
+            _("You have no %(suit)s: trump it with the %(card)s and take the trick.")
+            % {"suit": suit, "card": card}
+        ),
+        # Translators: a hint's reason: the reader has no card of the suit led, %(suit)s ("hearts"), and cannot or should not win.
+        "throw_off": lambda: (
+            _("You have no %(suit)s: throw off the %(card)s, the card you need least.")
+            % {"suit": suit, "card": card}
+        ),
+        # Translators: a hint's reason: the reader plays the trick's last card, %(card)s, which wins it.
+        "win_last": lambda: _("You play last, and the %(card)s takes the trick.") % {"card": card},
+        # Translators: a hint's reason: %(card)s wins the trick and no card still in play can beat it.
+        "win_boss": lambda: (
+            _("The %(card)s takes the trick: no card still out can beat it.") % {"card": card}
+        ),
+        # Translators: a hint's reason: %(card)s is winning the trick so far.
+        "win": lambda: _("The %(card)s takes the trick as it stands.") % {"card": card},
+        # Translators: a hint's reason: the reader cannot beat %(best)s, the card winning the trick, so plays a cheap card %(card)s.
+        "cannot_win": lambda: (
+            _("You cannot beat the %(best)s: play the %(card)s and keep your better cards.")
+            % {"best": words.card_label(p["best"]), "card": card}
+        ),
+        # Translators: a hint's reason: the reader could beat %(best)s but plays the low %(card)s and keeps the stronger cards for later tricks.
+        "duck": lambda: (
+            _(
+                "Let the %(best)s have this trick: play the %(card)s and keep your stronger cards for later."
+            )
+            % {"best": words.card_label(p["best"]), "card": card}
+        ),
+        # Translators: a hint's reason to lead trump while holding both bowers (the two highest trumps, the Jacks of trump's colour).
+        "lead_both_bowers": lambda: _(
+            "Lead trump: you hold both bowers, so your trump draws out the others' trump."
+        ),
+        # Translators: a hint's reason to lead %(card)s, the highest trump nobody has played yet.
+        "lead_boss_trump": lambda: (
+            _("The %(card)s is the highest trump still out: it takes the trick and draws trump.")
+            % {"card": card}
+        ),
+        # Translators: a hint's reason to lead a trump %(card)s: to make the others play theirs; %(n)s is how many trumps the reader holds.
+        "lead_trump": lambda: (
+            ngettext(
+                "Lead trump to draw out the others' trump: you hold %(n)s.",
+                "Lead trump to draw out the others' trump: you hold %(n)s.",
+                p["trump"],
+            )
+            % {"n": p["trump"]}
+        ),
+        # Translators: a hint's reason to lead %(card)s, the highest card of %(suit)s ("hearts") still in play.
+        "lead_boss": lambda: (
+            _("The %(card)s is the highest %(suit)s still out: it should take the trick.")
+            % {"card": card, "suit": suit}
+        ),
+        # Translators: a hint's reason to lead a low card %(card)s.
+        "lead_low": lambda: (
+            _("Lead the %(card)s and keep your winners for later tricks.") % {"card": card}
+        ),
+    }
+    return texts[code]() if code in texts else ""

@@ -1,0 +1,177 @@
+"""The table option "hints": a Hint button shows what the hard bot would do in
+the player's place and why, in plain words; asking changes nothing, only the
+player to act may ask, and games at such tables are not rated."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from games import engine, hints, services
+from games.bots.explain import reasons
+from games.models import Game, Table
+
+from .conftest import open_table, players, to_act
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+# --- the reasons, from the seat's view alone ---------------------------------------
+
+
+def play_view(
+    hand: list[str], trick: list[list[Any]], legal: list[str] | None = None
+) -> dict[str, Any]:
+    """Seat 0's view in the play, hearts trump, seat 0 the maker."""
+    return {
+        "seat": 0, "phase": "play", "dealer": 2, "to_act": 0, "rules": {},
+        "trump": "H", "up_card": "9H", "up_suit": "H", "up_card_taken": True,
+        "maker": 0, "alone": [], "sitting_out": None, "hand": hand,
+        "tricks": [], "current_trick": trick, "leader": trick[0][0] if trick else 0,
+        "legal_actions": [{"seat": 0, "type": "play", "card": c} for c in legal or hand],
+    }  # fmt: skip
+
+
+def play(card: str) -> dict[str, Any]:
+    return {"seat": 0, "type": "play", "card": card}
+
+
+def test_leading_trump_with_both_bowers() -> None:
+    view = play_view(["JH", "JD", "AS", "KC", "9D"], [])
+    assert reasons(view, play("JH")) == [("lead_both_bowers", {"card": "JH"})]
+    (why,) = hints.in_words({"version": 1, "action": play("JH"), "share": 0.8,
+                             "reasons": reasons(view, play("JH")), "dealer": 2})["why"]  # fmt: skip
+    assert why == "Lead trump: you hold both bowers, so your trump draws out the others' trump."
+
+
+def test_the_ace_led_is_the_highest_card_of_its_suit_still_out() -> None:
+    view = play_view(["AS", "TC", "9D", "QH", "KD"], [])
+    assert reasons(view, play("AS")) == [("lead_boss", {"card": "AS", "suit": "S"})]
+    assert reasons(view, play("TC")) == [("lead_low", {"card": "TC"})]
+
+
+def test_following_last_trumping_in_and_not_winning() -> None:
+    last = play_view(["AS", "9S", "TC"], [[1, "QS"], [2, "KS"]], legal=["AS", "9S"])
+    assert reasons(last, play("AS")) == [("win_last", {"card": "AS"})]
+    assert reasons(last, play("9S")) == [("duck", {"card": "9S", "best": "KS", "seat": 2})]
+    void = play_view(["9H", "TC", "AD"], [[1, "AS"]])
+    assert reasons(void, play("9H")) == [("trump_in", {"led": "S", "card": "9H"})]
+    assert reasons(void, play("TC")) == [("throw_off", {"led": "S", "card": "TC"})]
+    beaten = play_view(["9S", "TC"], [[1, "AS"]], legal=["9S"])
+    assert reasons(beaten, play("9S")) == [("cannot_win", {"card": "9S", "best": "AS", "seat": 1})]
+
+
+def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
+    view = {
+        "seat": 1, "phase": "bid1", "dealer": 0, "to_act": 1, "rules": {},
+        "trump": None, "up_card": "9H", "up_suit": "H", "hand": ["JH", "JD", "AH", "AS", "9C"],
+        "legal_actions": [{"seat": 1, "type": "order", "suit": "H"}, {"seat": 1, "type": "pass"}],
+    }  # fmt: skip
+    ((code, params),) = reasons(view, {"seat": 1, "type": "order", "suit": "H"})
+    assert code == "make"
+    assert params["suit"] == "H" and params["trump"] == 3
+    assert params["top"] == ["JH", "JD"] and params["aces"] == ["AS"]
+    words = hints.in_words({"version": 1, "action": {"seat": 1, "type": "order", "suit": "H"},
+                            "share": 1.0, "reasons": [(code, params)], "dealer": 0})  # fmt: skip
+    assert words["do"] == "“Order it up”: make hearts trump."
+    assert words["why"][0].startswith(
+        "With hearts as trump your hand holds 3 trumps. "
+        "Your best cards: the right bower, the left bower, Ace of spades."
+    )
+    assert words["sure"] == "It was the best choice in 100% of the deals the bot imagined."
+
+
+# --- the button, through the site ------------------------------------------------------
+
+
+def logged_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def hint_game(alice: Any, bob: Any, carol: Any) -> Game:
+    table = open_table(alice, hints=True)
+    services.table_join(table=table, user=bob, position=1)
+    services.table_join(table=table, user=carol, position=2)
+    return table.games.select_related("table").get()
+
+
+def ask(client: Client, game: Game, version: Any) -> Any:
+    return client.post(
+        reverse("games:hint", args=[game.table_id]), {"version": str(version)}, headers=HTMX
+    )
+
+
+def test_the_player_to_act_gets_the_hard_bots_choice_in_words(hint_game: Game) -> None:
+    seat = to_act(hint_game)
+    user = players(hint_game.table)[seat]
+    page = logged_in(user).get(reverse("games:table", args=[hint_game.table_id])).content.decode()
+    assert 'class="inline-form hint-form"' in page
+    response = ask(logged_in(user), hint_game, 1)
+    assert response.status_code == 200
+    html = response.content.decode()
+    box = re.search(r'<section class="hint-box".*?</section>', html, re.S)
+    assert box is not None and "deals the bot imagined" in box[0]
+    assert "hint-form" not in html  # asked: the answer replaces the button
+    hint_game.refresh_from_db()
+    assert hint_game.version == 1  # nothing changed
+    # The same answer again (computed once per seat and version).
+    assert ask(logged_in(user), hint_game, 1).content.decode() == html
+    # The suggestion is one of the moves the player may make.
+    view = engine.game_view(services.game_state(hint_game), seat)
+    hint = hints.hint_for(game=hint_game, version=1, user=user)
+    assert hint["action"] in view["legal_actions"]
+
+
+def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
+    hint_game: Game, alice: Any, bob: Any
+) -> None:
+    seat = to_act(hint_game)
+    others = [u for s, u in players(hint_game.table).items() if s != seat]
+    assert ask(logged_in(others[0]), hint_game, 1).status_code == 409  # not their turn
+    user = players(hint_game.table)[seat]
+    assert ask(logged_in(user), hint_game, 2).status_code == 409  # a stale or future version
+    for bad in ("", "²", "1.0", "-1", "9" * 40, "NaN"):
+        assert ask(logged_in(user), hint_game, bad).status_code == 400, bad
+    stranger = get_user_model().objects.create_user("dave", "d@example.com", "pw-dave-123")
+    assert ask(logged_in(stranger), hint_game, 1).status_code == 403  # a spectator
+    plain = open_table(alice, name="No hints")
+    services.table_join(table=plain, user=bob, position=1)
+    services.table_set_bot(table=plain, user=alice, position=2, level="easy")
+    game = plain.games.get()
+    asker = players(plain)[to_act(game)] or alice
+    assert ask(logged_in(asker), game, game.version).status_code == 403
+    assert (
+        "hint-form"
+        not in logged_in(asker).get(reverse("games:table", args=[plain.pk])).content.decode()
+    )
+
+
+def test_a_hints_table_says_so_and_its_games_are_not_rated(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    from stats import services as stats_services
+    from stats.models import RatingEvent
+    from tests.stats.helpers import build_game
+
+    game = build_game([alice, bob, carol])
+    Table.objects.filter(pk=game.table_id).update(hints=True)
+    game.refresh_from_db()
+    stats_services.after_game(game_id=game.pk)
+    assert not RatingEvent.objects.filter(game=game).exists()
+    assert any("games are not rated" in line for line in game.table.rules_in_words())
+    created = logged_in(alice).post(
+        reverse("games:create"),
+        {"name": "Learners", "deck": "24", "target": "10", "lone_maker_march": "3",
+         "mode": "live", "visibility": "public", "hints": "on"},
+    )  # fmt: skip
+    assert created.status_code == 302
+    assert Table.objects.get(name="Learners").hints
