@@ -186,7 +186,7 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="opti
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
-ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "easy", "medium", "hard", "spectator"]
+ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "easy", "medium", "hard", "expert", "spectator"]
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGIN_URL = "account_login"

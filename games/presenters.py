@@ -409,6 +409,11 @@ def table_context(
     ctx["buttons"] = _buttons(view)
     ctx["exchange_cards"] = [card(c) for c in view["exchange"] or []]
     ctx["up_card"] = card(view["up_card"]) if view["up_card"] else None
+    ctx["turned_down"] = card(view["turned_down"]) if view["turned_down"] else None
+    banned = view["phase"] == "bid2" and not view["rules"].get("second_round_turned_suit")
+    ctx["turned_suit_banned"] = (
+        words.suit_name(view["up_suit"]) if banned and view["up_suit"] else None
+    )
     ctx["trump_name"] = words.suit_name(view["trump"]) if view["trump"] else None
     ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")
     ctx["dummy_cards"] = [card(c) for c in view["dummy"] or []]

@@ -28,7 +28,7 @@ game_finished = Signal()
 #   "turn"          {"table": str}   it is the user's move (tables played by turns)
 #   "game_started"  {"table": str}
 #   "game_ended"    {"table": str, "winner": str}, and when a bot's own seat won
-#                   also "winner_bot": "easy" | "medium" | "hard" and
+#                   also "winner_bot": "easy" | "medium" | "hard" | "expert" and
 #                   "winner_seat": 1 | 2 | 3. `winner` is the winner's user name
 #                   (a bot's name in the site's default language when a bot won,
 #                   "?" if unknown); games.words.winner_name(params) says a

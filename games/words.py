@@ -226,7 +226,7 @@ def hand_outcome(maker_tricks: int) -> str:
 
 # --------------------------------------------------------------------------- seats and bots
 
-BOT_LEVEL_CODES = ("easy", "medium", "hard")
+BOT_LEVEL_CODES = ("easy", "medium", "hard", "expert")
 
 # The bots' levels as their names say them ("Easy bot 1").
 BOT_LEVELS: dict[str, Promise] = {
@@ -236,6 +236,8 @@ BOT_LEVELS: dict[str, Promise] = {
     "medium": pgettext_lazy("bot level", "Medium"),
     # Translators: a bot's level as part of its name, "%(level)s bot %(n)s" ("Hard bot 3"). A computer player that plays as well as it can.
     "hard": pgettext_lazy("bot level", "Hard"),
+    # Translators: a bot's level as part of its name, "%(level)s bot %(n)s" ("Expert bot 3"). The strongest computer player: it thinks longer than the hard one.
+    "expert": pgettext_lazy("bot level", "Expert"),
 }
 
 # The bots as a menu offers them ("Easy bot").
@@ -246,6 +248,8 @@ BOT_CHOICES: dict[str, Promise] = {
     "medium": pgettext_lazy("bot choice", "Medium bot"),
     # Translators: a menu choice: a computer player that plays as well as it can.
     "hard": pgettext_lazy("bot choice", "Hard bot"),
+    # Translators: a menu choice: the strongest computer player; it thinks longer (up to two seconds a move).
+    "expert": pgettext_lazy("bot choice", "Expert bot"),
 }
 
 

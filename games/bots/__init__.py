@@ -7,6 +7,11 @@ plus an explicit `random.Random`.
 
     choose_action(level, view, rng, budget_ms=None) -> action dict
 
+Levels (`LEVELS`, offered to players): easy, medium, hard (search, quick
+enough for live play) and expert (the hard bot's method with four times the
+samples, at most 2 s a decision). `hard_v1`, the hard bot of 2026-12-01, is
+kept for the duel and match tools only.
+
 The action is one of `view["legal_actions"]`. The maker's dummy choice is
 two engine phases, as for a person: at `maker_choice` the bot returns `alone`
 or `{"seat", "type": "dummy"}` (nobody has seen the dummy yet); at
@@ -27,20 +32,22 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from . import easy, hard, medium
+from . import easy, hard, hard_v1, medium
 from .common import Action, Knowledge
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")  # offered to players
+# hard_v1: the hard bot of 2026-12-01, kept to measure changes against (duel, match).
+ALL_LEVELS = (*LEVELS, "hard_v1")
 
-__all__ = ["LEVELS", "analyse", "choose_action"]
+__all__ = ["ALL_LEVELS", "LEVELS", "analyse", "choose_action"]
 
 
 def choose_action(
     level: str, view: Mapping[str, Any], rng: random.Random, *, budget_ms: int | None = None
 ) -> Action:
     """The bot's action for the seat of `view` (which must be the seat to act)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    if level not in ALL_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(ALL_LEVELS)}")
     if not view.get("legal_actions"):
         raise ValueError("this seat has nothing to decide now")
     k = Knowledge.from_view(view)
@@ -48,8 +55,10 @@ def choose_action(
         a = easy.decide(k, rng)
     elif level == "medium":
         a = medium.decide(k, rng)
+    elif level == "hard_v1":
+        a = hard_v1.decide(k, rng, budget_ms)
     else:
-        a = hard.decide(k, rng, budget_ms)
+        a = hard.decide(k, rng, budget_ms, expert=level == "expert")
     return dict(a)
 
 

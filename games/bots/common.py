@@ -121,6 +121,7 @@ class Knowledge:
     target: int
     exchange: int = 0
     joker_suit: int | None = None
+    turned_down: int | None = None  # the up card turned down: everyone saw it
     voids: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @classmethod
@@ -177,6 +178,7 @@ class Knowledge:
             target=int(target) if isinstance(target, int) else 10,
             exchange=mask(view.get("exchange")),
             joker_suit=SUIT_INDEX[view["joker_suit"]] if view.get("joker_suit") else None,
+            turned_down=CARD_INDEX[view["turned_down"]] if view.get("turned_down") else None,
         )
         if trump is not None:
             k._infer_voids()
@@ -233,6 +235,8 @@ class Knowledge:
             known |= 1 << up
         if self.phase in ("bid1", "dealer_pickup", "joker_suit") and self.up_card is not None:
             known |= 1 << self.up_card
+        if self.turned_down is not None:
+            known |= 1 << self.turned_down
         return self.deck_mask & ~known
 
     def led_suit(self) -> int | None:

@@ -39,8 +39,13 @@ from .solver import Solver
 PLAY_SAMPLES = 48
 BID_SAMPLES = 64
 MIN_SAMPLES = 12
-# Safety cap on the wall time of one decision without a time budget.
-CAP_MS = 700
+# Safety cap on the wall time of one decision without a time budget (read at
+# each decision: the duel tool lifts it so that its figures follow the seed).
+CAP_MS = 700.0
+# The expert level: the same method with this many times the samples, and
+# its own cap (at most 2 s a decision).
+EXPERT_SCALE = 4
+EXPERT_CAP_MS = 1900.0
 GAME_BONUS = 6.0
 
 
@@ -275,7 +280,9 @@ def _play_world(k: Knowledge, rng: random.Random) -> list[int] | None:
     return hands
 
 
-def _rank_play(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[Tally]:
+def _rank_play(
+    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool
+) -> list[Tally]:
     assert k.trump is not None and k.maker is not None
     legal = legal_cards(k)
     moves = _distinct_moves(k, legal)
@@ -304,7 +311,7 @@ def _rank_play(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[
             values[solve_bucket(solver, hands, k.seat, k.trick, won, def_alone, c)] for c in moves
         ]
 
-    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES)
+    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, expert)
     # A tie in the search is broken by the rule-based choice.
     pref = medium.choose_card(k)
     for t, c in zip(tallies, moves, strict=True):
@@ -324,11 +331,13 @@ def _run(
     rng: random.Random,
     budget_ms: int | None,
     max_samples: int,
+    expert: bool,
 ) -> None:
     """Sample worlds until the budget is spent or one action is clearly best."""
     start = time.perf_counter()
-    limit = (budget_ms if budget_ms is not None else CAP_MS) / 1000.0
-    n_max = max_samples if budget_ms is None else 10_000
+    cap = EXPERT_CAP_MS if expert else CAP_MS
+    limit = (budget_ms if budget_ms is not None else cap) / 1000.0
+    n_max = max_samples * (EXPERT_SCALE if expert else 1) if budget_ms is None else 10_000
     n = 0
     fails = 0
     while n < n_max:
@@ -385,11 +394,9 @@ def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
     """A whole deal consistent with this seat's view, before the play."""
     hand = k.hand
     pool = k.deck_mask & ~hand & ~k.discards & ~k.dummy
-    up: int | None = k.up_card
-    if k.phase == "bid2" or (
-        up is None and k.phase in ("maker_choice", "dummy_keep", "defender_alone")
-    ):
-        # The turned-down card's suit is known, the card itself no longer shown.
+    up: int | None = k.up_card if k.up_card is not None else k.turned_down
+    if up is None and k.phase in ("bid2", "maker_choice", "dummy_keep", "defender_alone"):
+        # The dealer discarded the up card: its suit is known, the card not.
         if k.joker_suit is not None:
             cands = [JOKER] if pool >> JOKER & 1 else []
         else:
@@ -717,7 +724,7 @@ def _keep_candidates(k: Knowledge, n: int = 6) -> list[Action]:
     ]
 
 
-def _rank_bid(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[Tally]:
+def _rank_bid(k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool) -> list[Tally]:
     cands = _bid_candidates(k)
     tallies = [Tally(a) for a in cands]
     if len(cands) <= 1:
@@ -734,7 +741,7 @@ def _rank_bid(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[T
             out.append(_finish(k, w, a))
         return out
 
-    _run(tallies, one, rng, budget_ms, BID_SAMPLES)
+    _run(tallies, one, rng, budget_ms, BID_SAMPLES, expert)
     pref = medium.decide(k, random.Random(0))
     for t in tallies:
         if t.action == pref:
@@ -745,19 +752,21 @@ def _rank_bid(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[T
 # --- entry points ------------------------------------------------------------------
 
 
-def _rank(k: Knowledge, rng: random.Random, budget_ms: int | None) -> list[Tally]:
+def _rank(k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool) -> list[Tally]:
     if k.phase == "play":
-        return _rank_play(k, rng, budget_ms)
-    return _rank_bid(k, rng, budget_ms)
+        return _rank_play(k, rng, budget_ms, expert)
+    return _rank_bid(k, rng, budget_ms, expert)
 
 
-def decide(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> Action:
-    """The hard bot's action."""
+def decide(
+    k: Knowledge, rng: random.Random, budget_ms: int | None = None, expert: bool = False
+) -> Action:
+    """The hard bot's action (the expert's: more samples, a longer cap)."""
     if len(k.legal) == 1 and k.phase != "dummy_keep":
         return k.legal[0]
     if k.phase == "joker_suit":
         return medium.decide(k, rng)
-    tallies = _rank(k, rng, budget_ms)
+    tallies = _rank(k, rng, budget_ms, expert)
     if not tallies:
         return medium.decide(k, rng)
     return _best(tallies, k.phase).action
@@ -782,13 +791,13 @@ def _best(tallies: list[Tally], phase: str) -> Tally:
 def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
     """Every candidate action with its mean value and the share of samples it was best."""
     if k.phase == "dummy_keep":
-        tallies = _rank(k, rng, budget_ms)
+        tallies = _rank(k, rng, budget_ms, False)
     elif not k.legal:
         return []
     elif len(k.legal) == 1:
         return [{"action": dict(k.legal[0]), "score": 0.0, "share": 1.0}]
     else:
-        tallies = _rank(k, rng, budget_ms) if k.phase != "joker_suit" else []
+        tallies = _rank(k, rng, budget_ms, False) if k.phase != "joker_suit" else []
     if not tallies:
         a = medium.decide(k, rng)
         return [{"action": dict(a), "score": 0.0, "share": 1.0}]

@@ -31,7 +31,7 @@ from games.engine import (
     new_game,
 )
 
-from . import LEVELS, choose_action
+from . import ALL_LEVELS, choose_action
 
 
 @dataclass(slots=True)
@@ -200,8 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m games.bots.match", description=__doc__.split("\n")[0]
     )
-    p.add_argument("--hero", choices=LEVELS, default="hard")
-    p.add_argument("--field", choices=LEVELS, default="medium")
+    p.add_argument("--hero", choices=ALL_LEVELS, default="hard")
+    p.add_argument("--field", choices=ALL_LEVELS, default="medium")
     p.add_argument("--games", type=int, default=600)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--procs", type=int, default=2)

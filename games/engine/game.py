@@ -230,6 +230,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "hand_counts": [0, 0, 0],
         "up_card": None,
         "up_card_taken": None,
+        "turned_down": None,
         "up_suit": None,
         "joker_suit": None,
         "maker": None,

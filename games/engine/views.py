@@ -34,6 +34,7 @@ class HandView(TypedDict):
     hand_counts: list[int]
     up_card: str | None
     up_card_taken: bool | None
+    turned_down: str | None
     up_suit: str | None
     joker_suit: str | None
     maker: int | None
@@ -92,6 +93,7 @@ def view(state: HandState, seat: int | None) -> HandView:
         choice); afterwards only while the dealer holds it (taken, not yet
         played); the whole deal is shown once the hand is over,
       up_card_taken: None during the first round, then True/False,
+      turned_down: the up card once turned down (everyone saw it), else None,
       up_suit: the up card's suit (the named suit for a Joker) or None,
       joker_suit, maker, trump (suit letter or None), alone (list),
       sitting_out,
@@ -150,6 +152,7 @@ def view(state: HandState, seat: int | None) -> HandView:
         "hand_counts": [h.bit_count() for h in state._hands],
         "up_card": up,
         "up_card_taken": i.up_taken,
+        "turned_down": CARD_STRS[i.up] if i.up_taken is False else None,
         "up_suit": SUITS[i.up_suit] if i.up_suit >= 0 else None,
         "joker_suit": None if i.joker_suit is None else SUITS[i.joker_suit],
         "maker": i.maker,

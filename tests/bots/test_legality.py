@@ -101,9 +101,10 @@ def test_three_bots_play_whole_games(level: str, small_budget: None) -> None:
 def test_an_unknown_level_is_refused() -> None:
     state = new_hand(Rules(), 0, random.Random(1))
     with pytest.raises(
-        ValueError, match=r"^unknown bot level 'expert'; choose one of easy, medium, hard$"
+        ValueError,
+        match=r"^unknown bot level 'grandmaster'; choose one of easy, medium, hard, expert, hard_v1$",
     ):
-        choose_action("expert", view(state, 1), random.Random(1))
+        choose_action("grandmaster", view(state, 1), random.Random(1))
 
 
 def test_a_seat_not_to_act_is_refused() -> None:

@@ -17,8 +17,8 @@ from games.bots import LEVELS, choose_action
 from games.engine import Rules, apply, hand_from_record, hand_to_record, new_hand, view
 
 BOTS = Path(__file__).resolve().parents[2] / "games" / "bots"
-# The match command is a harness that runs the engine; the players are the rest.
-PLAYERS = [p for p in BOTS.glob("*.py") if p.name != "match.py"]
+# The match and duel commands are harnesses that run the engine; the players are the rest.
+PLAYERS = [p for p in BOTS.glob("*.py") if p.name not in ("match.py", "duel.py")]
 
 
 def test_importing_the_bots_does_not_import_django() -> None:

@@ -292,3 +292,20 @@ def test_game_record_errors() -> None:
     assert replay_game(dict(base, hands=["x"]))["error"]["hand"] == 0
     assert replay_game(dict(base, target=True, hands=[]))["error"]["hand"] is None
     assert replay_game(dict(base, hands=[hand]))["hands"] == 1
+
+
+def test_the_turned_down_up_card_stays_known_to_everyone() -> None:
+    """RULES.md: after the first round everyone still knows which card was
+    turned down; every seat's view (and a spectator's) says it."""
+    g = game_start_hand(new_game(Rules(), target=10, first_dealer=0), random.Random(4))
+    assert g.current is not None
+    up = view(g.current, 1)["up_card"]
+    assert up is not None
+    for seat in (None, 0, 1, 2):
+        assert view(g.current, seat)["turned_down"] is None  # still face up
+    for s in (1, 2, 0):
+        g = game_apply(g, Action(s, "pass"))
+    assert g.current is not None and g.current.phase == "bid2"
+    for seat in (None, 0, 1, 2):
+        v = view(g.current, seat)
+        assert v["up_card"] is None and v["turned_down"] == up

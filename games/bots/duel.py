@@ -1,0 +1,222 @@
+"""Same-deals duel: how much better one bot decides than another, hand by hand.
+
+    python -m games.bots.duel --a hard --b hard_v1 --deals 1000 --seed 1
+
+Deal i is played twice from the same cards and the same scores, with the
+hero at seat i % 3 and the dealer at (i // 3) % 3: once with the hero's
+decisions made by bot A, once by bot B. The other two seats (the field,
+`--field`, B's level unless given) and every random draw are identical in
+both, so the two hands differ only from the hero's first decision on which
+A and B disagree. The figure is A's hero's points minus B's (each as points
+of the hero minus the mean of the other two) per hand, with a 95% interval,
+and split by the phase of that first disagreement: bidding, maker's choice
+(dummy or alone, and the five to keep), defending alone, and the play.
+
+The scores before each deal are drawn from the seed (a quarter of the deals
+at 0-0-0, the others anywhere below the target), since the bots weigh the
+score. The bots' wall-time cap is lifted, so the figures follow the seed
+alone. Deals run in `--procs` processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import Action, Rules, apply, new_hand, result, view
+
+from . import ALL_LEVELS, choose_action, hard, hard_v1
+
+PHASES = {
+    "joker_suit": "bidding",
+    "bid1": "bidding",
+    "dealer_pickup": "bidding",
+    "bid2": "bidding",
+    "maker_choice": "maker's choice",
+    "dummy_keep": "maker's choice",
+    "defender_alone": "defending alone",
+    "play": "play",
+}
+PARTS = ("bidding", "maker's choice", "defending alone", "play")
+
+
+@dataclass(slots=True)
+class Played:
+    """One play of a deal: the hero's decisions (phase, action) and its value."""
+
+    decisions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    value: float = 0.0
+    times: list[float] = field(default_factory=list)
+
+
+def _scores(rng: random.Random, target: int) -> list[int]:
+    if rng.random() < 0.25:
+        return [0, 0, 0]
+    return [rng.randrange(target) for _ in range(3)]
+
+
+def play_deal(
+    i: int, hero_level: str, field_level: str, seed: int, rules: Rules, target: int
+) -> Played:
+    """Deal i with the hero's seat played by `hero_level`."""
+    hero = i % 3
+    dealer = (i // 3) % 3
+    deal_rng = random.Random(f"duel-deal-{seed}-{i}")
+    scores = _scores(deal_rng, target)
+    state = new_hand(rules, dealer, deal_rng)
+    rngs = [random.Random(f"duel-bot-{seed}-{i}-{s}") for s in range(3)]
+    out = Played()
+    while state.to_act is not None:
+        seat = state.to_act
+        hv = view(state, seat)
+        v: dict[str, Any] = {**hv, "scores": scores, "target": target}
+        level = hero_level if seat == hero else field_level
+        t0 = time.perf_counter()
+        a = choose_action(level, v, rngs[seat])
+        if seat == hero:
+            if len(hv["legal_actions"]) > 1 or a["type"] == "dummy":
+                out.times.append(time.perf_counter() - t0)
+            out.decisions.append((PHASES.get(hv["phase"] or "", "play"), a))
+        state = apply(state, Action.from_dict(a))
+    pts = result(state)["points"]
+    others = [s for s in range(3) if s != hero]
+    out.value = pts[hero] - (pts[others[0]] + pts[others[1]]) / 2
+    return out
+
+
+@dataclass(slots=True)
+class Compared:
+    """A deal played by A and by B: the difference and where it began."""
+
+    diff: float
+    part: str | None  # the phase of the first disagreement (None: they agreed throughout)
+    times_a: list[float]
+    times_b: list[float]
+
+
+def compare(
+    i: int, a: str, b: str, field_level: str, seed: int, rules: Rules, target: int
+) -> Compared:
+    pa = play_deal(i, a, field_level, seed, rules, target)
+    pb = play_deal(i, b, field_level, seed, rules, target)
+    part = next(
+        (da[0] for da, db in zip(pa.decisions, pb.decisions, strict=False) if da != db),
+        None,
+    )
+    if part is None and len(pa.decisions) != len(pb.decisions):
+        part = "play"  # pragma: no cover - the same decisions give the same hand
+    return Compared(pa.value - pb.value, part, pa.times, pb.times)
+
+
+def _lift_caps() -> None:
+    """No wall-time cap on a decision: each bot takes its sample budget, so
+    the figures follow the seed, not the machine's load."""
+    hard.CAP_MS = hard.EXPERT_CAP_MS = hard_v1.CAP_MS = math.inf
+
+
+def _job(args: tuple[int, str, str, str, int, dict[str, Any], int]) -> Compared:
+    i, a, b, field_level, seed, rules, target = args
+    return compare(i, a, b, field_level, seed, Rules.from_dict(rules), target)
+
+
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def _pct(times: list[float], q: float) -> float:
+    if not times:
+        return 0.0
+    s = sorted(times)
+    return s[min(len(s) - 1, int(q * len(s)))] * 1000
+
+
+def report(results: list[Compared], a: str, b: str) -> str:
+    diffs = [r.diff for r in results]
+    mean, lo, hi = interval(diffs)
+    lines = [
+        f"{len(results)} deals, {a} against {b} in the hero's seat",
+        f"{a} - {b}: {mean:+.4f} points a hand (95% interval {lo:+.4f} to {hi:+.4f})",
+        "by the phase of the first different decision (share of the total per hand):",
+    ]
+    for part in PARTS:
+        got = [r.diff for r in results if r.part == part]
+        share = sum(got) / len(results)
+        m, plo, phi = interval(got)
+        lines.append(
+            f"  {part:16} {len(got):5} deals  {share:+.4f} a hand"
+            f"  (mean {m:+.3f} where it differed, {plo:+.3f} to {phi:+.3f})"
+        )
+    same = sum(1 for r in results if r.part is None)
+    lines.append(f"  {'no difference':16} {same:5} deals")
+    for name, times in ((a, [t for r in results for t in r.times_a]),
+                        (b, [t for r in results for t in r.times_b])):  # fmt: skip
+        lines.append(
+            f"decision time of {name}: p50 {_pct(times, 0.5):.0f} ms, p99 {_pct(times, 0.99):.0f} ms"
+            f" ({len(times)} decisions)"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m games.bots.duel", description=__doc__.split("\n")[0]
+    )
+    p.add_argument("--a", choices=ALL_LEVELS, default="hard")
+    p.add_argument("--b", choices=ALL_LEVELS, default="hard_v1")
+    p.add_argument(
+        "--field", choices=ALL_LEVELS, default=None, help="the other two seats (default: B)"
+    )
+    p.add_argument("--deals", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--target", type=int, default=10)
+    p.add_argument("--deck", choices=("24", "32", "25"), default="24")
+    p.add_argument("--procs", type=int, default=2)
+    args = p.parse_args(argv)
+    if args.deals < 1 or args.procs < 1:
+        p.error("--deals and --procs must be at least 1")
+    rules = Rules(deck=args.deck).to_dict()
+    jobs = [
+        (i, args.a, args.b, args.field or args.b, args.seed, rules, args.target)
+        for i in range(args.deals)
+    ]
+    results: list[Compared] = []
+    start = time.perf_counter()
+    if args.procs == 1:
+        _lift_caps()
+        it: Any = map(_job, jobs)
+    else:
+        pool = multiprocessing.get_context("fork").Pool(args.procs, initializer=_lift_caps)
+        it = pool.imap(_job, jobs, chunksize=4)
+    for n, r in enumerate(it, start=1):
+        results.append(r)
+        if n % 50 == 0 or n == len(jobs):
+            mean, lo, hi = interval([x.diff for x in results])
+            print(
+                f"{n}/{len(jobs)} deals ({time.perf_counter() - start:.0f} s):"
+                f" {mean:+.4f} ({lo:+.4f} to {hi:+.4f})",
+                file=sys.stderr,
+                flush=True,
+            )
+    if args.procs != 1:
+        pool.close()
+        pool.join()
+    print(report(results, args.a, args.b))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

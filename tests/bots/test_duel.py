@@ -1,0 +1,34 @@
+"""The same-deals duel tool: reproducible from its seed, zero between a bot
+and itself, and a difference traced to the phase where it began."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.bots import duel
+from games.engine import Rules
+
+
+def test_a_bot_against_itself_differs_nowhere(small_budget: None) -> None:
+    for i in range(3):
+        got = duel.compare(i, "medium", "medium", "medium", 7, Rules(), 10)
+        assert got.diff == 0 and got.part is None
+
+
+def test_the_figures_follow_the_seed_and_name_the_phase(
+    small_budget: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = [duel.compare(i, "hard", "easy", "medium", 3, Rules(), 10) for i in range(6)]
+    again = [duel.compare(i, "hard", "easy", "medium", 3, Rules(), 10) for i in range(6)]
+    assert [(c.diff, c.part) for c in first] == [(c.diff, c.part) for c in again]
+    assert {c.part for c in first} - {None} <= set(duel.PARTS)
+    assert any(c.part is not None for c in first)  # easy decides differently somewhere
+    assert duel.main(["--a", "hard", "--b", "easy", "--deals", "3", "--procs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "3 deals, hard against easy" in out and "points a hand (95% interval" in out
+    assert "decision time of hard: p50" in out
+
+
+def test_the_interval() -> None:
+    mean, lo, hi = duel.interval([1.0, -1.0, 1.0, -1.0])
+    assert mean == 0 and lo == pytest.approx(-1.1316, abs=1e-3) and hi == -lo
