@@ -238,7 +238,7 @@ def table_leave(*, table: Table, user: Any) -> None:
 def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game | None:
     """The owner puts a bot in an empty seat, or removes it (level "")."""
     if level and level not in dict(BOT_LEVELS):
-        raise GameError(_("Choose an easy, medium or hard bot."))
+        raise GameError(_("Choose an easy, medium, hard or expert bot."))
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.owner_id != user.pk:
@@ -310,7 +310,7 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
     """A player hands their seat in the game under way to a bot (`level`),
     or takes it back (`level` ""): the seat stays theirs either way."""
     if level and level not in dict(BOT_LEVELS):
-        raise GameError(_("Choose an easy, medium or hard bot."))
+        raise GameError(_("Choose an easy, medium, hard or expert bot."))
     with transaction.atomic():
         game = (
             Game.objects.select_for_update().filter(table=table, status=Game.Status.PLAYING).first()
