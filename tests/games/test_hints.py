@@ -17,9 +17,9 @@ from games.bots.explain import reasons
 from games.models import Game, Table
 
 from .conftest import open_table, players, to_act
+from .test_views import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HX-Request": "true"}
 
 
 # --- the reasons, from the seat's view alone ---------------------------------------
@@ -88,12 +88,6 @@ def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
 
 
 # --- the button, through the site ------------------------------------------------------
-
-
-def logged_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
