@@ -55,6 +55,7 @@ def hint_for(*, game: Game, version: int, user: Any) -> dict[str, Any]:
             "share": best["share"],
             "reasons": reasons(view, best["action"]),
             "dealer": view["dealer"] or 0,
+            "up_suit": view["up_suit"],
         }
         cache.set(key, hint, CACHE_SECONDS)
     return hint
@@ -64,7 +65,7 @@ def in_words(hint: dict[str, Any]) -> dict[str, Any]:
     """The hint in the active language: what to do, why, and how sure."""
     return {
         "version": hint["version"],
-        "do": _what(hint["action"], hint["dealer"]),
+        "do": _what(hint["action"], hint["dealer"], hint["up_suit"]),
         "why": [_why(code, params) for code, params in hint["reasons"]],
         # Translators: how sure the hint is: the hard bot imagines many deals of the cards the reader cannot see and finds the best choice in each; %(percent)s is the share in which this choice was best.
         "sure": _("It was the best choice in %(percent)s%% of the deals the bot imagined.")
@@ -72,7 +73,7 @@ def in_words(hint: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _what(action: dict[str, Any], dealer: int) -> str:
+def _what(action: dict[str, Any], dealer: int, up_suit: str | None) -> str:
     kind = action["type"]
     if kind == "play":
         # Translators: a hint: play the card %(card)s ("Queen of hearts").
@@ -81,7 +82,7 @@ def _what(action: dict[str, Any], dealer: int) -> str:
         # Translators: a hint in the first round of bidding: %(call)s is the call ("Order it up", "Assist" or "Accept"); %(suit)s ("hearts") becomes trump.
         return pgettext("hint", "“%(call)s”: make %(suit)s trump.") % {
             "call": words.call_label(words.call_of(dealer, action["seat"])),
-            "suit": words.suit_name(action["suit"]),
+            "suit": words.suit_name(up_suit) if up_suit else "",
         }
     if kind == "name":
         # Translators: a hint in the second round of bidding: choose %(suit)s ("hearts") as trump.

@@ -212,7 +212,11 @@ def test_the_defaults_the_page_states_are_the_sites() -> None:
     text = " ".join(words(page()))
     for _, label in MOVE_TIMES:
         assert str(label) in text
-    assert [str(label).split()[0].lower() for _, label in BOT_LEVELS] == ["easy", "medium", "hard"]
+    levels = [str(label).split()[0].lower() for _, label in BOT_LEVELS]
+    assert levels == ["easy", "medium", "hard", "expert"]
+    assert "of one of four levels" in text
+    for level in levels:
+        assert re.search(rf"\b{level}\b", text.split("four levels", 1)[1])
     assert (
         f"from {engine.TARGET_MIN} to {engine.TARGET_MAX}, {engine.TARGET_DEFAULT} by default"
         in re.sub(r"\s+", " ", page())

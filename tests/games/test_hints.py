@@ -4,6 +4,7 @@ player to act may ask, and games at such tables are not rated."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -16,7 +17,7 @@ from games import engine, hints, services
 from games.bots.explain import reasons
 from games.models import Game, Table
 
-from .conftest import open_table, players, to_act
+from .conftest import open_table, play_one, players, to_act
 from .test_views import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def test_leading_trump_with_both_bowers() -> None:
     view = play_view(["JH", "JD", "AS", "KC", "9D"], [])
     assert reasons(view, play("JH")) == [("lead_both_bowers", {"card": "JH"})]
     (why,) = hints.in_words({"version": 1, "action": play("JH"), "share": 0.8,
-                             "reasons": reasons(view, play("JH")), "dealer": 2})["why"]  # fmt: skip
+                             "reasons": reasons(view, play("JH")), "dealer": 2, "up_suit": "H"})["why"]  # fmt: skip
     assert why == "Lead trump: you hold both bowers, so your trump draws out the others' trump."
 
 
@@ -71,14 +72,14 @@ def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
     view = {
         "seat": 1, "phase": "bid1", "dealer": 0, "to_act": 1, "rules": {},
         "trump": None, "up_card": "9H", "up_suit": "H", "hand": ["JH", "JD", "AH", "AS", "9C"],
-        "legal_actions": [{"seat": 1, "type": "order", "suit": "H"}, {"seat": 1, "type": "pass"}],
+        "legal_actions": [{"seat": 1, "type": "order"}, {"seat": 1, "type": "pass"}],
     }  # fmt: skip
-    ((code, params),) = reasons(view, {"seat": 1, "type": "order", "suit": "H"})
+    ((code, params),) = reasons(view, {"seat": 1, "type": "order"})
     assert code == "make"
     assert params["suit"] == "H" and params["trump"] == 3
     assert params["top"] == ["JH", "JD"] and params["aces"] == ["AS"]
-    words = hints.in_words({"version": 1, "action": {"seat": 1, "type": "order", "suit": "H"},
-                            "share": 1.0, "reasons": [(code, params)], "dealer": 0})  # fmt: skip
+    words = hints.in_words({"version": 1, "action": {"seat": 1, "type": "order"},
+                            "share": 1.0, "reasons": [(code, params)], "dealer": 0, "up_suit": "H"})  # fmt: skip
     assert words["do"] == "“Order it up”: make hearts trump."
     assert words["why"][0].startswith(
         "With hearts as trump your hand holds 3 trumps. "
@@ -123,6 +124,27 @@ def test_the_player_to_act_gets_the_hard_bots_choice_in_words(hint_game: Game) -
     view = engine.game_view(services.game_state(hint_game), seat)
     hint = hints.hint_for(game=hint_game, version=1, user=user)
     assert hint["action"] in view["legal_actions"]
+
+
+def test_every_decision_of_a_game_gets_a_hint_in_words(
+    hint_game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the phase and the action chosen (calls carry no suit, the
+    keep-five carries its cards...), the hint is put into words."""
+    monkeypatch.setattr(hints, "BUDGET_MS", 15)
+    rng = random.Random(12)
+    kinds = set()
+    for _ in range(60):
+        hint_game.refresh_from_db()
+        if hint_game.status != Game.Status.PLAYING:
+            break
+        user = players(hint_game.table)[to_act(hint_game)]
+        hint = hints.hint_for(game=hint_game, version=hint_game.version, user=user)
+        said = hints.in_words(hint)
+        assert said["do"] and all(said["why"]) and "%" not in said["do"], said
+        kinds.add(hint["action"]["type"])
+        play_one(hint_game, rng, prefer="order")
+    assert {"order", "play"} <= kinds
 
 
 def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
