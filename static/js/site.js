@@ -68,3 +68,25 @@ if (window.Idiomorph) {
   window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, element) =>
     !(name === "open" && element.tagName === "DETAILS");
 }
+
+// Tables pushed over the socket are rendered by the worker, without the
+// reader's CSRF token in their forms (htmx sends it as a header, from the
+// body's hx-headers). Should such a form be submitted natively (a click in
+// the instant after a frame replaced it, before htmx bound it), add the token.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+  if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
+  let token = "";
+  try {
+    token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+  } catch (error) {
+    return;
+  }
+  if (!token) return;
+  const input = document.createElement("input");
+  input.type = "hidden";
+  input.name = "csrfmiddlewaretoken";
+  input.value = token;
+  form.append(input);
+}, true);
