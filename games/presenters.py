@@ -307,11 +307,13 @@ def _hand_news(
     for trick in tricks:
         played += len(trick["cards"])
         ends.append((played, trick["winner"]))
-    plays = 0
+    plays, first = 0, len(history) - NEWS_KEPT  # only the moves a table carries are told
     for step, action in enumerate(history):
+        plays += action["type"] == "play"
+        if step < first:
+            continue
         lines = [narration.describe(action, names, dealer)]
         if action["type"] == "play":
-            plays += 1
             lines += [narration.trick_won(names[w]) for n, w in ends if n == plays]
         out.append((f"{number}-{step}", lines))
     if result is not None:
@@ -410,9 +412,8 @@ def table_context(
     ctx["exchange_cards"] = [card(c) for c in view["exchange"] or []]
     ctx["up_card"] = card(view["up_card"]) if view["up_card"] else None
     ctx["turned_down"] = card(view["turned_down"]) if view["turned_down"] else None
-    banned = view["phase"] == "bid2" and not view["rules"].get("second_round_turned_suit")
     ctx["turned_suit_banned"] = (
-        words.suit_name(view["up_suit"]) if banned and view["up_suit"] else None
+        words.suit_name(view["banned_suit"]) if view["banned_suit"] else None
     )
     ctx["trump_name"] = words.suit_name(view["trump"]) if view["trump"] else None
     ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")

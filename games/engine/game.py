@@ -231,6 +231,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "up_card": None,
         "up_card_taken": None,
         "turned_down": None,
+        "banned_suit": None,
         "up_suit": None,
         "joker_suit": None,
         "maker": None,

@@ -7,11 +7,13 @@ from typing import Any, TypedDict
 from .cards import CARD_STRS, SUITS, cards_of, sort_key
 from .hand import (
     P_BID1,
+    P_BID2,
     P_JOKER,
     P_KEEP,
     P_OVER,
     P_PICKUP,
     HandState,
+    _may_name,
     _ten_cards,
     call_name,
     legal_actions,
@@ -35,6 +37,7 @@ class HandView(TypedDict):
     up_card: str | None
     up_card_taken: bool | None
     turned_down: str | None
+    banned_suit: str | None
     up_suit: str | None
     joker_suit: str | None
     maker: int | None
@@ -94,6 +97,8 @@ def view(state: HandState, seat: int | None) -> HandView:
         played); the whole deal is shown once the hand is over,
       up_card_taken: None during the first round, then True/False,
       turned_down: the up card once turned down (everyone saw it), else None,
+      banned_suit: in the second round, the suit nobody may name (the
+        turned-down one, unless the table allows it), else None,
       up_suit: the up card's suit (the named suit for a Joker) or None,
       joker_suit, maker, trump (suit letter or None), alone (list),
       sitting_out,
@@ -153,6 +158,11 @@ def view(state: HandState, seat: int | None) -> HandView:
         "up_card": up,
         "up_card_taken": i.up_taken,
         "turned_down": CARD_STRS[i.up] if i.up_taken is False else None,
+        "banned_suit": (
+            SUITS[i.up_suit]
+            if ph == P_BID2 and i.up_suit >= 0 and not _may_name(i, i.up_suit)
+            else None
+        ),
         "up_suit": SUITS[i.up_suit] if i.up_suit >= 0 else None,
         "joker_suit": None if i.joker_suit is None else SUITS[i.joker_suit],
         "maker": i.maker,
