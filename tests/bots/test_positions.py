@@ -199,3 +199,74 @@ def test_the_turned_down_card_is_never_placed_in_a_sampled_hand() -> None:
     assert view["phase"] == "bid2" and view["turned_down"] == "QC"
     k = Knowledge.from_view(view)
     assert not k.unseen() >> CARD_INDEX["QC"] & 1
+
+
+@pytest.fixture
+def full_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bots' own sample counts, without the wall-time cap: results follow the seed."""
+    monkeypatch.setattr(hard, "CAP_MS", 1e9)
+    monkeypatch.setattr(hard, "EXPERT_CAP_MS", 1e9)
+
+
+@pytest.mark.parametrize(
+    ("seat0", "seat2", "kitty", "call"),
+    [
+        ("9D 9S JD TD 9H", "QH AH JC QC TH", "JH 9C JS AD", "pass"),
+        ("9D 9S JD TD TH", "QH AH JC QC JH", "9H 9C JS AD", "order"),
+    ],
+)
+def test_the_right_bower_is_not_ordered_into_the_dealers_hand(
+    seat0: str, seat2: str, kitty: str, call: str, full_budget: None
+) -> None:
+    """Ordering the up card gives it to the dealer. Left of the dealer with
+    one middling trump and two side aces, the expert (256 sampled deals)
+    orders when the up card is the nine and passes when it is the right bower."""
+    rec = record(0, [seat0, "KH AC AS QD TC", seat2], "TS KC QS KD KS", kitty, [])
+    assert choose_action("expert", seat_view(rec, 1), random.Random(0))["type"] == call
+
+
+@pytest.mark.parametrize("level", ("hard", "expert"))
+def test_a_march_in_hand_goes_alone(level: str, full_budget: None) -> None:
+    """The five top trumps: alone, when a lone march scores 4 (the dummy's march scores 3)."""
+    rec = record(
+        0,
+        ["KC KD 9D AC QS", "JH JD AH KH QH", "AS TH TC JC KS"],
+        "AD QC TS TD JS",
+        "9H 9C 9S QD",
+        [(1, "order", None), (0, "leave", None)],
+        lone_maker_march=4,
+    )
+    v = seat_view(rec, 1)
+    assert v["phase"] == "maker_choice"
+    assert choose_action(level, v, random.Random(0))["type"] == "alone"
+
+
+# Seat 1 went alone on clubs after all passed the nine of hearts; seat 2, left
+# of the maker, holds both black bowers, the ace and king of clubs and the ace
+# of diamonds. A lone defence that takes all five scores 4 for both defenders,
+# the one sitting out (seat 0) included.
+def _lone_defence_view(scores: list[int]) -> HandView:
+    rec = record(
+        0,
+        ["TD TS QD JD JH", "KH AH TC QC QH", "JC JS AC KC AD"],
+        "QS 9D AS KD TH",
+        "9H 9C KS 9S",
+        [*ROUND1_PASS, (1, "name", "C"), (1, "alone", None)],
+    )
+    v = seat_view(rec, 2)
+    assert v["phase"] == "defender_alone"
+    return {**v, "scores": scores, "target": 10}  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    ("scores", "call"),
+    [
+        ([0, 0, 0], "alone"),  # four points each are worth it
+        ([7, 0, 4], "pass"),  # four would carry seat 0 (who sits out) to 11 and the game
+    ],
+)
+def test_defending_alone_only_when_the_partners_points_are_safe(
+    scores: list[int], call: str, full_budget: None
+) -> None:
+    v = _lone_defence_view(scores)
+    assert choose_action("hard", v, random.Random(0))["type"] == call
