@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "stats",
+    "social",
 ]
 
 MIDDLEWARE = [
