@@ -38,6 +38,9 @@ class Notification(models.Model):
         GAME_ENDED = "game_ended", pgettext_lazy("notification kind", "Game ended")
         REMINDER = "reminder", pgettext_lazy("notification kind", "Deadline reminder")
         TIMEOUT = "timeout", pgettext_lazy("notification kind", "Time-out")
+        INVITATION = "invitation", pgettext_lazy("notification kind", "Invitation to a table")
+        FRIEND_REQUEST = "friend_request", pgettext_lazy("notification kind", "Friend request")
+        FRIEND_ACCEPTED = "friend_accepted", pgettext_lazy("notification kind", "New friend")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

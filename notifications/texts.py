@@ -16,6 +16,9 @@ The kinds and their params (extra keys are ignored):
                   the reader's language: games.words.winner_name)
 - "timeout":      {"table": str, "handed_over": bool}
 - "reminder":     {"table": str, "minutes": int}  (minutes left when it was sent)
+- "invitation":   {"table": str, "inviter": str}
+- "friend_request":  {"sender": str}
+- "friend_accepted": {"friend": str}
 
 A notification whose params are empty or lack a key shows its stored `text`
 (the English words of rows from before params); with no text either, the
@@ -93,12 +96,33 @@ def _reminder(p: Params) -> str:
     ) % {"table": table, "hours": hours}
 
 
+def _invitation(p: Params) -> str:
+    # Translators: a notification: another player invites the reader to sit at their table. %(inviter)s is that player's user name, %(table)s the table's name.
+    return gettext("%(inviter)s invites you to a seat at %(table)s.") % {
+        "inviter": _name(p["inviter"]),
+        "table": _name(p["table"]),
+    }
+
+
+def _friend_request(p: Params) -> str:
+    # Translators: a notification: another player asks the reader to be friends on the site. %(sender)s is their user name.
+    return gettext("%(sender)s would like to be your friend.") % {"sender": _name(p["sender"])}
+
+
+def _friend_accepted(p: Params) -> str:
+    # Translators: a notification: a player accepted the reader's friend request. %(friend)s is their user name.
+    return gettext("%(friend)s accepted your friend request.") % {"friend": _name(p["friend"])}
+
+
 SENTENCES: dict[str, Callable[[Params], str]] = {
     "turn": _turn,
     "game_started": _game_started,
     "game_ended": _game_ended,
     "timeout": _timeout,
     "reminder": _reminder,
+    "invitation": _invitation,
+    "friend_request": _friend_request,
+    "friend_accepted": _friend_accepted,
 }
 
 
