@@ -171,6 +171,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "notifications.tasks.send_daily_digests",
         "schedule": crontab(hour=7, minute=0),
     },
+    # Seats held for invited players free up after 7 days (or once the game started).
+    "social-expire-invitations": {"task": "social.tasks.expire_invitations", "schedule": 600.0},
 }
 CELERY_TIMEZONE = "UTC"
 
@@ -306,6 +308,9 @@ BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
 # Moves and seat changes a player may post (django-ratelimit): far above any
 # real pace of play, low enough that a script hammering the server is turned away.
 TABLE_POST_RATE = env.str("TABLE_POST_RATE", default="40/10s")
+# Per player: friend requests, blocks and mutes (each its own count), and invitations.
+SOCIAL_RATE = env.str("SOCIAL_RATE", default="30/h")
+INVITATION_RATE = env.str("INVITATION_RATE", default="40/h")
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
 # A bot's move not made this long after its due time counts as lost (a dead

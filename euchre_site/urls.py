@@ -20,6 +20,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),
     path("stats/", include("stats.urls")),
+    path("", include("social.urls")),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

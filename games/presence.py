@@ -17,11 +17,11 @@ def ttl() -> int:
     return int(max(60.0, 4 * settings.SOCKET_HEARTBEAT_SECONDS))
 
 
-def _key(table_id: int, user_id: int | str) -> str:
+def _key(table_id: int | str, user_id: int | str) -> str:
     return f"presence:{table_id}:{user_id}"
 
 
-def joined(table_id: int, user_id: int) -> None:
+def joined(table_id: int | str, user_id: int) -> None:
     """One more socket of this user on this table (and on the table at all)."""
     for key in (_key(table_id, user_id), _key(table_id, "all")):
         cache.add(key, 0, ttl())
@@ -29,7 +29,7 @@ def joined(table_id: int, user_id: int) -> None:
         cache.touch(key, ttl())
 
 
-def left(table_id: int, user_id: int) -> None:
+def left(table_id: int | str, user_id: int) -> None:
     for key in (_key(table_id, user_id), _key(table_id, "all")):
         try:
             if cache.decr(key) <= 0:
@@ -38,7 +38,7 @@ def left(table_id: int, user_id: int) -> None:
             pass
 
 
-def still_here(table_id: int, user_id: int) -> None:
+def still_here(table_id: int | str, user_id: int) -> None:
     """A socket's heartbeat: its counts live on. If its user's count is gone
     (Redis lost its data, or the count expired) the socket counts itself again,
     in the table's total too, so spectators are seen again as well."""
@@ -65,3 +65,15 @@ def watching(table_id: int, seated_user_ids: list[int]) -> tuple[set[int], bool]
 def is_on_table_page(table_id: int, user_id: int) -> bool:
     """True while at least one of the user's sockets to this table is open."""
     return bool(cache.get(_key(table_id, user_id), 0))
+
+
+# Every page of a signed-in player keeps the notifications socket open; it
+# counts the player as on the site under this pseudo table id.
+SITE = "site"
+
+
+def online(user_ids: set[int]) -> set[int]:
+    """Which of these players have a page of the site open now."""
+    keys = {_key(SITE, u): u for u in user_ids}
+    counts = cache.get_many(list(keys))
+    return {u for k, u in keys.items() if counts.get(k, 0) > 0}

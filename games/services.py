@@ -214,11 +214,13 @@ def table_join(*, table: Table, user: Any, position: int) -> Game | None:
         table = _open_table_for_update(table.pk)
         if table.seats.filter(user=user).exists():
             raise Conflict(_("You already have a seat at this table."))
-        updated = Seat.objects.filter(
+        if not Seat.objects.filter(
             table=table, position=position, user__isnull=True, bot_level=""
-        ).update(user=user)
-        if not updated:
+        ).exists():
             raise Conflict(_("That seat is taken."))
+        signals.seat_wanted.send(sender=Table, table=table, position=position, user=user)
+        Seat.objects.filter(table=table, position=position).update(user=user)
+        signals.seat_taken.send(sender=Table, table=table, user=user)
         return _start_if_full(table)
 
 
@@ -244,6 +246,7 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
         if table.owner_id != user.pk:
             raise Forbidden(_("Only the table's creator can seat bots."))
         if level:
+            signals.seat_wanted.send(sender=Table, table=table, position=position, user=None)
             updated = Seat.objects.filter(
                 table=table, position=position, user__isnull=True, bot_level=""
             ).update(bot_level=level)

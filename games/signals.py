@@ -14,6 +14,16 @@ hand_finished = Signal()
 # A game ended: `game_id`.
 game_finished = Signal()
 
+# Someone (`user`, None for a bot) is about to take seat `position` of
+# `table`. Sent inside the seating transaction, before the seat is taken: a
+# receiver refuses by raising games.services.Conflict or Forbidden (the
+# social app: a seat held for an invited player, a seated player who blocked
+# them). Nothing is sent after the commit: the seat is not yet taken.
+seat_wanted = Signal()
+
+# `user` took a seat at `table` (inside the same transaction).
+seat_taken = Signal()
+
 # Someone at a table should be told something. Sent with:
 #   user      the person to tell
 #   kind      a notifications.Notification kind (below)

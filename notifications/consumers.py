@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import presence
 
 from . import realtime, services, texts
+
+log = logging.getLogger(__name__)
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -19,10 +27,25 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         self.group = realtime.user_group(user.pk)
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Online now, for friends lists: counted while a page of the site is open.
+        await database_sync_to_async(presence.joined)(presence.SITE, user.pk)
+        self.heartbeat = asyncio.create_task(self._keep_presence(user.pk))
         await self.send(text_data=await database_sync_to_async(_badge)(user))
+
+    async def _keep_presence(self, user_id: int) -> None:
+        while True:
+            await asyncio.sleep(settings.SOCKET_HEARTBEAT_SECONDS)
+            try:
+                await database_sync_to_async(presence.still_here)(presence.SITE, user_id)
+            except Exception:  # Redis away: try again next beat
+                log.warning("site presence heartbeat failed", exc_info=True)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
+            if getattr(self, "heartbeat", None):
+                self.heartbeat.cancel()
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(presence.left)(presence.SITE, self.scope["user"].pk)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def html_frame(self, event: dict[str, Any]) -> None:

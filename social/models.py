@@ -12,6 +12,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 
@@ -135,5 +136,8 @@ class Invitation(models.Model):
     def __str__(self) -> str:
         return f"table {self.table_id} seat {self.position} ({self.status})"
 
-    def is_live(self, now: object = None) -> bool:
-        return self.status == self.Status.PENDING and self.expires > (now or timezone.now())
+    def get_absolute_url(self) -> str:
+        return reverse("social:invitation", args=[self.token])
+
+    def is_live(self) -> bool:
+        return self.status == self.Status.PENDING and self.expires > timezone.now()

@@ -1,0 +1,46 @@
+"""Social parts of pages other apps draw: a player's friend and block
+buttons on their profile, and the seats held at a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from .. import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("social/_player_panel.html", takes_context=True)
+def player_panel(context: dict[str, Any], person: Any) -> dict[str, Any]:
+    request = context.get("request")
+    viewer = getattr(request, "user", None)
+    own = viewer is not None and viewer.is_authenticated and viewer.pk == person.pk
+    ids = selectors.friend_ids(person.pk)
+    from django.contrib.auth import get_user_model
+
+    friends = list(
+        get_user_model().objects.filter(pk__in=ids, is_active=True).order_by("username")[:50]
+    )
+    rel = selectors.relation(viewer, person) if viewer and viewer.is_authenticated and not own else {}
+    return {
+        "recent": selectors.recent_games(person.pk),
+        "person": person,
+        "own": own,
+        "rel": rel,
+        "friends": friends,
+        "request": request,
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.simple_tag
+def seat_holds(table_id: int) -> dict[int, Any]:
+    return selectors.seat_holds(table_id)
+
+
+@register.filter
+def at(mapping: dict[int, Any], key: int) -> Any:
+    """mapping[key], or None: `holds|at:s.position`."""
+    return mapping.get(key) if isinstance(mapping, dict) else None
