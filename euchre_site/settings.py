@@ -12,6 +12,8 @@ import environ
 from celery.schedules import crontab
 from django.utils.csp import CSP
 
+from euchre_site import vapid_file
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"  # runtime data (SQLite, embedded Redis), ignored by git
 
@@ -209,9 +211,15 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Cutthroat Euchre <no
 
 # --- Notifications: turn e-mails wait this long so several turns go out as one message.
 NOTIFY_EMAIL_DELAY = env.float("NOTIFY_EMAIL_DELAY", default=60.0)
-# Web push (VAPID): without both keys, push is silently off.
+# Web push (VAPID): without both keys, push is silently off. Without keys in
+# the environment, the pair `make run` keeps in VAPID_KEY_FILE is used.
+VAPID_KEY_FILE = Path(env.str("VAPID_KEY_FILE", default=str(VAR_DIR / "vapid.env")))
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+if not (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY):
+    _vapid = vapid_file.read(VAPID_KEY_FILE)
+    VAPID_PUBLIC_KEY = _vapid.get("VAPID_PUBLIC_KEY", "")
+    VAPID_PRIVATE_KEY = _vapid.get("VAPID_PRIVATE_KEY", "")
 VAPID_CLAIMS_EMAIL = env.str("VAPID_CLAIMS_EMAIL", default="noreply@localhost")
 # Push endpoints are https on port 443 at public addresses only (notifications/push_endpoints.py);
 # 1 also lets through http, other ports and private/loopback hosts: for a local test push service.
