@@ -356,3 +356,40 @@ def test_an_invitation_reaches_the_invitee_in_app_and_by_email_from_the_worker(
     to_bob = next(m for m in messages if m["To"] == "bob@example.com")
     assert to_bob["Subject"] == "alice invites you to a seat at Friday table."
     assert Notification.objects.get(user=bob).kind == "invitation"
+
+
+def test_friends_online_now_and_waiting_on_a_turn(alice: Any, bob: Any, carol: Any) -> None:
+    """Online: bob has a page of the site open (its notifications socket);
+    waiting: a game alice and bob share shows whose turn it is."""
+    import threading
+
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    from tests.games.wsclient import acommunicator
+
+    services.friend_request_send(sender=alice, recipient=bob)
+    services.friend_request_answer(recipient=bob, sender=alice, accept=True)
+    a = client_for(alice)
+    assert "offline" in a.get("/friends/").content.decode()
+    seen: list[str] = []
+
+    async def with_bob_online() -> None:
+        ws = await acommunicator("/ws/notifications/", bob)
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)  # the badge: connected and counted
+        seen.append(await sync_to_async(lambda: a.get("/friends/").content.decode())())
+        await ws.disconnect()
+
+    thread = threading.Thread(target=async_to_sync(with_bob_online))
+    thread.start()
+    thread.join(30)
+    assert "online now" in seen[0]
+    assert "offline" in a.get("/friends/").content.decode()  # the page closed
+    # A game they share: whose turn it is.
+    table = open_table(alice)
+    game_services.table_join(table=table, user=bob, position=1)
+    game = game_services.table_join(table=table, user=carol, position=2)
+    assert game is not None and game.to_act is not None
+    page = a.get("/friends/").content.decode()
+    expected = {0: "your turn", 1: "their turn", 2: "in play"}[game.to_act]
+    assert "Friday table</a>:" in page and expected in page
