@@ -1,3 +1,4 @@
+import contextlib
 from typing import Any
 
 from django.apps import AppConfig
@@ -36,7 +37,6 @@ def _signed_up(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> None:
 
     token = request.session.pop(selectors.SIGNUP_INVITATION_KEY, None) if request else None
     if isinstance(token, str):
-        try:
+        # Gone or taken meanwhile: the invitation page they land on says so.
+        with contextlib.suppress(services.SocialError):
             services.invitation_accept(token=token, user=user)
-        except services.SocialError:
-            pass  # gone or taken meanwhile: the invitation page says so

@@ -50,7 +50,9 @@ class FriendRequest(models.Model):
                 condition=Q(status__in=["pending", "accepted"]),
                 name="one_live_friend_request",
             ),
-            models.CheckConstraint(condition=~Q(sender=models.F("recipient")), name="no_self_friend"),
+            models.CheckConstraint(
+                condition=~Q(sender=models.F("recipient")), name="no_self_friend"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -62,8 +64,12 @@ class Block(models.Model):
     the blocker's tables from them, and their messages hidden from the blocker.
     Nothing tells the blocked player."""
 
-    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
     created = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -71,6 +77,9 @@ class Block(models.Model):
             models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair"),
             models.CheckConstraint(condition=~Q(blocker=models.F("blocked")), name="no_self_block"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocked {self.blocked_id}"
 
 
 class Mute(models.Model):
@@ -85,6 +94,9 @@ class Mute(models.Model):
             models.UniqueConstraint(fields=["muter", "muted"], name="one_mute_per_pair"),
             models.CheckConstraint(condition=~Q(muter=models.F("muted")), name="no_self_mute"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.muter_id} muted {self.muted_id}"
 
 
 INVITATION_DAYS = 7
@@ -103,7 +115,9 @@ class Invitation(models.Model):
 
     table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="invitations")
     position = models.PositiveSmallIntegerField()
-    inviter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
     invitee = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

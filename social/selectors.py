@@ -57,9 +57,7 @@ def search(q: str, viewer_id: int, limit: int) -> list[Any]:
     first = list(base.filter(username__istartswith=q)[:limit])
     if len(first) < limit:
         seen = [u.pk for u in first]
-        first += list(
-            base.filter(username__icontains=q).exclude(pk__in=seen)[: limit - len(first)]
-        )
+        first += list(base.filter(username__icontains=q).exclude(pk__in=seen)[: limit - len(first)])
     return first
 
 
@@ -109,7 +107,7 @@ def friends_page(user: Any) -> dict[str, Any]:
         .prefetch_related("table__seats")
     )
     for game in games:
-        seats = {s.position: s.user_id for s in game.table.seats.all()}
+        seats = {s.position: s.user_id for s in game.table.seats.all() if s.user_id is not None}
         waiting_on = seats.get(game.to_act) if game.to_act is not None else None
         for uid in set(seats.values()) & ids:
             shared.setdefault(uid, []).append(

@@ -9,6 +9,7 @@ blocked its sender is stored as usual and simply never shown to them.
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -100,9 +101,7 @@ def friend_request_send(*, sender: Any, recipient: Any) -> FriendRequest:
             ) from None
     if not selectors.has_blocked(recipient.pk, sender.pk):
         transaction.on_commit(
-            lambda: _tell(
-                recipient, "friend_request", "/friends/", {"sender": sender.username}
-            ),
+            lambda: _tell(recipient, "friend_request", "/friends/", {"sender": sender.username}),
             robust=True,
         )
     return req
@@ -292,9 +291,7 @@ def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> 
         if invitee is not None and not selectors.has_blocked(invitee.pk, inviter.pk):
             params = {"table": table.name, "inviter": inviter.username}
             url = invitation.get_absolute_url()
-            transaction.on_commit(
-                lambda: _tell(invitee, "invitation", url, params), robust=True
-            )
+            transaction.on_commit(lambda: _tell(invitee, "invitation", url, params), robust=True)
         elif email:
             invitation_id = invitation.pk
             transaction.on_commit(
@@ -314,9 +311,7 @@ def _live_invitation_for(token: str, user: Any) -> Invitation:
         invitation.invitee_id is not None and invitation.invitee_id != user.pk
     ):
         raise SocialError(_("This invitation is not for you."), 404)
-    if invitation.invitee_id is not None and selectors.has_blocked(
-        user.pk, invitation.inviter_id
-    ):
+    if invitation.invitee_id is not None and selectors.has_blocked(user.pk, invitation.inviter_id):
         raise SocialError(_("This invitation is not for you."), 404)
     if not invitation.is_live():
         raise SocialError(_("This invitation is no longer open."), 410)
@@ -382,7 +377,7 @@ def invitations_expire(now: datetime.datetime | None = None) -> int:
     n = stale.update(status=Invitation.Status.EXPIRED, answered=now)
     for table_id in table_ids:
         transaction.on_commit(
-            lambda t=table_id: game_realtime.broadcast_table_changed(t), robust=True
+            functools.partial(game_realtime.broadcast_table_changed, table_id), robust=True
         )
     return n
 
@@ -416,9 +411,7 @@ def play_again(*, table: Table, user: Any) -> Table:
             if s.user_id is not None and s.user is not None:
                 if selectors.blocked_either_way(user.pk, s.user_id):
                     continue
-                invitation_send(
-                    table=new, inviter=user, name=s.user.username, position=s.position
-                )
+                invitation_send(table=new, inviter=user, name=s.user.username, position=s.position)
             elif s.bot_level:
                 game_services.table_set_bot(
                     table=new, user=user, position=s.position, level=s.bot_level

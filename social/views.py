@@ -88,7 +88,8 @@ def social_post(
 def players(request: HttpRequest) -> HttpResponse:
     """Find a player by name (the start of it, any case)."""
     q = request.GET.get("q", "").strip()[:MAX_QUERY].replace("\x00", "")
-    found = selectors.search(q, request.user.pk, SEARCH_RESULTS) if q else []
+    user: Any = request.user
+    found = selectors.search(q, user.pk, SEARCH_RESULTS) if q else []
     return render(request, "social/players.html", {"q": q, "found": found})
 
 

@@ -23,7 +23,9 @@ def player_panel(context: dict[str, Any], person: Any) -> dict[str, Any]:
     friends = list(
         get_user_model().objects.filter(pk__in=ids, is_active=True).order_by("username")[:50]
     )
-    rel = selectors.relation(viewer, person) if viewer and viewer.is_authenticated and not own else {}
+    rel = (
+        selectors.relation(viewer, person) if viewer and viewer.is_authenticated and not own else {}
+    )
     return {
         "recent": selectors.recent_games(person.pk),
         "person": person,

@@ -19,6 +19,7 @@ def wait_past(page: Page, v: int) -> None:
         "v => +document.querySelector('#table').dataset.version > v", arg=v, timeout=15000
     )
 
+
 SHOTS = os.environ.get("SCREENSHOTS_DIR")  # set it to look at the pages (README: screenshots)
 
 
@@ -41,7 +42,9 @@ def test_friends_invite_by_name_and_play_a_hand(
 
     # Ann finds ben by name and asks to be friends.
     ann.get_by_role("link", name="Friends").click()
-    ann.get_by_role("navigation", name="Friends and players").get_by_role("link", name="Find players").click()
+    ann.get_by_role("navigation", name="Friends and players").get_by_role(
+        "link", name="Find players"
+    ).click()
     ann.get_by_label("Player's user name").fill("BE")
     ann.get_by_role("button", name="Search").click()
     ann.get_by_role("link", name="ben", exact=True).click()

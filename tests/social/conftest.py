@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from euchre_site.celery import app
+from tests.conftest import celery_conf
 from tests.notifications.conftest import (  # noqa: F401  (fixtures)
     VOID_QUEUE,
     WORKER_QUEUE,
@@ -17,7 +18,6 @@ from tests.notifications.conftest import (  # noqa: F401  (fixtures)
     eager_celery,
     notification_worker,
 )
-from tests.conftest import celery_conf
 
 
 @pytest.fixture

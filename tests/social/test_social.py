@@ -90,7 +90,9 @@ def test_declined_withdrawn_and_crossed_requests(alice: Any, bob: Any, carol: An
         ("x" * 400, "send", 400),
     ],
 )
-def test_bad_friend_posts_are_refused(alice: Any, bob: Any, name: str, do: str, status: int) -> None:
+def test_bad_friend_posts_are_refused(
+    alice: Any, bob: Any, name: str, do: str, status: int
+) -> None:
     r = client_for(alice).post(f"/players/{name}/friend/", {"do": do})
     assert r.status_code == status
     assert not FriendRequest.objects.exists()
@@ -205,7 +207,9 @@ def test_an_invitation_holds_the_seat_and_one_click_seats_the_invitee(
     assert "held for bob" in a.get(table.get_absolute_url()).content.decode()
     r = c.post(f"/tables/{table.pk}/join/", {"position": "2"}, HTTP_HX_REQUEST="true")
     assert r.status_code == 409 and "held" in r.content.decode()
-    r = a.post(f"/tables/{table.pk}/bot/", {"position": "2", "level": "easy"}, HTTP_HX_REQUEST="true")
+    r = a.post(
+        f"/tables/{table.pk}/bot/", {"position": "2", "level": "easy"}, HTTP_HX_REQUEST="true"
+    )
     assert r.status_code == 409
     # Another player's invitation page is not theirs.
     assert c.get(inv.get_absolute_url()).status_code == 404
