@@ -7,7 +7,7 @@ from typing import Any
 
 from .actions import Action
 from .hand import HandState, apply, new_hand, points, result
-from .records import _replay, hand_to_record
+from .records import _check_deal, _initial, _replay, hand_to_record
 from .rules import (
     TARGET_DEFAULT,
     EngineError,
@@ -20,13 +20,24 @@ from .rules import (
 from .views import HandView, view
 
 GAME_FORMAT = "euchre3-game/1"
-_GAME_KEYS = ("format", "target", "rules", "first_dealer", "hands")
+_GAME_KEYS = ("format", "target", "rules", "first_dealer", "hand_limit", "hands")
+# A game of fixed deals (the daily deal: 5) has at most this many hands.
+HAND_LIMIT_MAX = 100
 
 
 class GameState:
     """A game at one moment: immutable; `game_start_hand`/`game_apply` return new ones."""
 
-    __slots__ = ("_extra", "_first_dealer", "_hands", "_rules", "_scores", "_target", "_winner")
+    __slots__ = (
+        "_extra",
+        "_first_dealer",
+        "_hand_limit",
+        "_hands",
+        "_rules",
+        "_scores",
+        "_target",
+        "_winner",
+    )
 
     _rules: Rules
     _target: int
@@ -35,6 +46,7 @@ class GameState:
     _scores: tuple[int, int, int]
     _winner: int | None
     _extra: dict[str, Any]
+    _hand_limit: int | None
 
     def __init__(
         self,
@@ -45,6 +57,7 @@ class GameState:
         scores: tuple[int, int, int] = (0, 0, 0),
         winner: int | None = None,
         extra: dict[str, Any] | None = None,
+        hand_limit: int | None = None,
     ) -> None:
         self._rules = rules
         self._target = target
@@ -53,6 +66,7 @@ class GameState:
         self._scores = scores
         self._winner = winner
         self._extra = extra or {}
+        self._hand_limit = hand_limit
 
     @property
     def rules(self) -> Rules:
@@ -80,9 +94,19 @@ class GameState:
         return list(self._scores)
 
     @property
+    def hand_limit(self) -> int | None:
+        """The number of hands after which the game ends whatever the scores
+        (a game of fixed deals, such as the daily deal), or None."""
+        return self._hand_limit
+
+    @property
     def over(self) -> bool:
-        """True once a winner is decided."""
-        return self._winner is not None
+        """True once a winner is decided, or the last hand of a hand limit is over."""
+        return self._winner is not None or self._limit_reached()
+
+    def _limit_reached(self) -> bool:
+        limit = self._hand_limit
+        return limit is not None and len(self._hands) >= limit and self._hands[-1].over
 
     @property
     def winner(self) -> int | None:
@@ -99,7 +123,7 @@ class GameState:
     @property
     def next_dealer(self) -> int | None:
         """Dealer of the next hand (left of the last dealer); None once over."""
-        if self._winner is not None:
+        if self.over:
             return None
         if not self._hands:
             return self._first_dealer
@@ -109,20 +133,40 @@ class GameState:
         return f"<GameState hands={len(self._hands)} scores={list(self._scores)} winner={self._winner}>"
 
 
-def _decide(scores: tuple[int, int, int], target: int) -> int | None:
-    """The winner by the target and tie rule, or None to play on."""
+def _decide(scores: tuple[int, int, int], target: int, last: bool = False) -> int | None:
+    """The winner by the target and tie rule, or None to play on. After the
+    `last` hand of a hand limit, the strictly highest score wins whatever the
+    target; a tie at the top leaves the game without a winner."""
     top = max(scores)
-    if top >= target and scores.count(top) == 1:
+    if (top >= target or last) and scores.count(top) == 1:
         return scores.index(top)
     return None
 
 
-def new_game(rules: Rules, target: int = TARGET_DEFAULT, first_dealer: int = 0) -> GameState:
-    """A game with no hand dealt yet."""
+def _check_hand_limit(hand_limit: Any) -> str | None:
+    """The reason a hand limit is not allowed, or None."""
+    if hand_limit is None:
+        return None
+    if type(hand_limit) is not int or not 1 <= hand_limit <= HAND_LIMIT_MAX:
+        return f"hand_limit must be a whole number from 1 to {HAND_LIMIT_MAX}"
+    return None
+
+
+def new_game(
+    rules: Rules,
+    target: int = TARGET_DEFAULT,
+    first_dealer: int = 0,
+    hand_limit: int | None = None,
+) -> GameState:
+    """A game with no hand dealt yet; with `hand_limit`, it ends after that
+    many hands (a game of fixed deals), or earlier if the target is reached."""
     check_target(target)
     if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
         raise MalformedAction("first_dealer must be 0, 1 or 2", "bad_seat")
-    return GameState(rules, target, first_dealer)
+    bad = _check_hand_limit(hand_limit)
+    if bad:
+        raise MalformedAction(bad, "bad_hand_limit")
+    return GameState(rules, target, first_dealer, hand_limit=hand_limit)
 
 
 def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
@@ -132,29 +176,69 @@ def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
     if last.over:
         pts = points(last)
         scores = (scores[0] + pts[0], scores[1] + pts[1], scores[2] + pts[2])
-        winner = _decide(scores, game._target)
+        limit = game._hand_limit
+        winner = _decide(scores, game._target, limit is not None and len(hands) >= limit)
     return GameState(
-        game._rules, game._target, game._first_dealer, hands, scores, winner, game._extra
+        game._rules,
+        game._target,
+        game._first_dealer,
+        hands,
+        scores,
+        winner,
+        game._extra,
+        game._hand_limit,
     )
 
 
-def game_start_hand(game: GameState, rng: Random) -> GameState:
-    """Deal the next hand (left of the previous dealer)."""
+def _next_dealer_checked(game: GameState) -> int:
     if game.over:
         raise IllegalAction("The game is over", "game_over")
     if game.current is not None:
         raise IllegalAction("A hand is still in progress", "hand_in_progress")
     dealer = game.next_dealer
     assert dealer is not None
+    return dealer
+
+
+def _with_new_hand(game: GameState, hand: HandState) -> GameState:
     return GameState(
         game._rules,
         game._target,
         game._first_dealer,
-        (*game._hands, new_hand(game._rules, dealer, rng)),
+        (*game._hands, hand),
         game._scores,
         None,
         game._extra,
+        game._hand_limit,
     )
+
+
+def game_start_hand(game: GameState, rng: Random) -> GameState:
+    """Deal the next hand (left of the previous dealer)."""
+    dealer = _next_dealer_checked(game)
+    return _with_new_hand(game, new_hand(game._rules, dealer, rng))
+
+
+def game_deal_hand(game: GameState, deal: Any) -> GameState:
+    """Start the next hand (left of the previous dealer) from a given deal, as
+    a hand record's `deal` writes it: {"hands": [three lists of five cards],
+    "dummy": [five], "kitty": [the rest, the up card first]}. Everybody who
+    plays a game of fixed deals (the daily deal) gets the same cards.
+    Raises RecordError if it is not a whole deal of the game's deck."""
+    dealer = _next_dealer_checked(game)
+    bad = _check_deal(deal, game._rules)
+    if bad:
+        raise RecordError({"index": None, "action": None, "reason": bad})
+    record = {
+        "format": "euchre3-hand/1",
+        "rules": game._rules.to_dict(),
+        "dealer": dealer,
+        "deal": deal,
+        "actions": [],
+    }
+    state = _initial(record)
+    assert isinstance(state, HandState)
+    return _with_new_hand(game, state)
 
 
 def game_apply(game: GameState, action: Action) -> GameState:
@@ -172,6 +256,7 @@ class GameView(HandView):
 
     scores: list[int]
     target: int
+    hand_limit: int | None
     hand_number: int
     over: bool
     winner: int | None
@@ -184,7 +269,8 @@ class GameView(HandView):
 def game_view(game: GameState, seat: int | None) -> GameView:
     """The current (or last) hand's `view` plus the game's public facts.
 
-    Added keys: scores, target, hand_number (hands dealt so far), over,
+    Added keys: scores, target, hand_limit (None, or the number of hands
+    the game is played over), hand_number (hands dealt so far), over,
     winner, first_dealer, next_dealer, last_hand (the previous completed
     hand: {"dealer", "result", "deal", "last_trick", "history", "tricks"}, as
     this seat sees them, or None), score_pad
@@ -209,6 +295,7 @@ def game_view(game: GameState, seat: int | None) -> GameView:
         **v,
         scores=list(game._scores),
         target=game._target,
+        hand_limit=game._hand_limit,
         hand_number=len(hands),
         over=game.over,
         winner=game._winner,
@@ -263,6 +350,8 @@ def game_to_record(game: GameState) -> dict[str, Any]:
         "first_dealer": game._first_dealer,
         "hands": [hand_to_record(h) for h in game._hands],
     }
+    if game._hand_limit is not None:
+        rec["hand_limit"] = game._hand_limit
     for k, v in game._extra.items():
         if k not in rec:
             rec[k] = v
@@ -295,11 +384,15 @@ def _replay_game(
     first = record.get("first_dealer")
     if type(first) is not int or not 0 <= first <= 2:
         return None, _fault(None, "first_dealer must be 0, 1 or 2")
+    hand_limit = record.get("hand_limit")
+    bad = _check_hand_limit(hand_limit)
+    if bad:
+        return None, _fault(None, bad)
     hands = record.get("hands")
     if not isinstance(hands, list):
         return None, _fault(None, "hands must be a list")
     extra = {k: v for k, v in record.items() if k not in _GAME_KEYS}
-    game = GameState(rules, target, first, extra=extra)
+    game = GameState(rules, target, first, extra=extra, hand_limit=hand_limit)
     for n, h in enumerate(hands):
         if game.over:
             return game, _fault(n, "game is over")
