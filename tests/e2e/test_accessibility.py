@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page
 
 from games import services
 from games.models import Game
+from social import services as social
 from stats import services as stats_services
 from tests.games.conftest import open_table, play_one, players, state_of, to_act
 from tests.games.wsclient import session_cookie
@@ -84,6 +85,11 @@ def test_every_page_type_passes_axe_at_both_widths(
         stats_services.after_game(game_id=build_game([alice, bob, carol]).pk)
     hand = build_game([alice, bob, carol]).hands.get(number=0)
     waiting = open_table(bob, name="Waiting room")
+    # The friends page with a friend, a request and an invitation waiting.
+    social.friend_request_send(sender=carol, recipient=alice)
+    social.friend_request_answer(recipient=alice, sender=carol, accept=True)
+    social.friend_request_send(sender=bob, recipient=alice)
+    invitation = social.invitation_send(table=waiting, inviter=bob, name="alice", position=2)
     public = ["home", "rules", "account_login", "account_signup"]
     private = [
         reverse("games:lobby"), waiting.get_absolute_url(), reverse("games:my_games"),
@@ -91,6 +97,8 @@ def test_every_page_type_passes_axe_at_both_widths(
         reverse("stats:player", args=["bob"]), reverse("stats:replay", args=[hand.pk]),
         reverse("stats:import"), reverse("notifications:centre"),
         reverse("notifications:preferences"), reverse("accounts:profile"),
+        reverse("social:friends"), reverse("social:players") + "?q=o",
+        invitation.get_absolute_url(),
     ]  # fmt: skip
     found = {}
     for label, width in WIDTHS.items():
