@@ -5,7 +5,7 @@ input is the dict of `games.engine.view(state, seat)` (or `game_view`, which
 adds `scores` and `target`; without them the score is taken as 0-0-0 to 10),
 plus an explicit `random.Random`.
 
-    choose_action(level, view, rng, budget_ms=None) -> action dict
+    choose_action(level, view, rng, budget_ms=None, capped=True) -> action dict
 
 Levels (`LEVELS`, offered to players): easy, medium, hard (search, quick
 enough for live play) and expert (the hard bot's method with four times the
@@ -43,9 +43,18 @@ __all__ = ["ALL_LEVELS", "LEVELS", "analyse", "choose_action"]
 
 
 def choose_action(
-    level: str, view: Mapping[str, Any], rng: random.Random, *, budget_ms: int | None = None
+    level: str,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    *,
+    budget_ms: int | None = None,
+    capped: bool = True,
 ) -> Action:
-    """The bot's action for the seat of `view` (which must be the seat to act)."""
+    """The bot's action for the seat of `view` (which must be the seat to act).
+
+    `capped=False` lifts the hard and expert bots' wall-time cap on a
+    decision: the action then depends on the view and `rng` alone, whatever
+    the machine's load (the daily deal: the same play meets the same bots)."""
     if level not in ALL_LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(ALL_LEVELS)}")
     if not view.get("legal_actions"):
@@ -58,7 +67,7 @@ def choose_action(
     elif level == "hard_v1":
         a = hard_v1.decide(k, rng, budget_ms)
     else:
-        a = hard.decide(k, rng, budget_ms, expert=level == "expert")
+        a = hard.decide(k, rng, budget_ms, expert=level == "expert", capped=capped)
     return dict(a)
 
 

@@ -289,7 +289,7 @@ def _play_world(k: Knowledge, rng: random.Random) -> list[int] | None:
 
 
 def _rank_play(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool
+    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
 ) -> list[Tally]:
     assert k.trump is not None and k.maker is not None
     legal = legal_cards(k)
@@ -319,7 +319,7 @@ def _rank_play(
             values[solve_bucket(solver, hands, k.seat, k.trick, won, def_alone, c)] for c in moves
         ]
 
-    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, expert)
+    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, expert, capped)
     # A tie in the search is broken by the rule-based choice.
     pref = medium.choose_card(k)
     for t, c in zip(tallies, moves, strict=True):
@@ -340,10 +340,13 @@ def _run(
     budget_ms: int | None,
     max_samples: int,
     expert: bool,
+    capped: bool = True,
 ) -> None:
-    """Sample worlds until the budget is spent or one action is clearly best."""
+    """Sample worlds until the budget is spent or one action is clearly best.
+    Without a budget, `capped` stops a decision at CAP_MS of wall time; not
+    capped, the samples alone decide, so the choice follows the rng only."""
     start = time.perf_counter()
-    cap = EXPERT_CAP_MS if expert else CAP_MS
+    cap = (EXPERT_CAP_MS if expert else CAP_MS) if capped else math.inf
     limit = (budget_ms if budget_ms is not None else cap) / 1000.0
     n_max = max_samples * (EXPERT_SCALE if expert else 1) if budget_ms is None else 10_000
     n = 0
@@ -732,7 +735,9 @@ def _keep_candidates(k: Knowledge, n: int = 6) -> list[Action]:
     ]
 
 
-def _rank_bid(k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool) -> list[Tally]:
+def _rank_bid(
+    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+) -> list[Tally]:
     cands = _bid_candidates(k)
     tallies = [Tally(a) for a in cands]
     if len(cands) <= 1:
@@ -749,7 +754,7 @@ def _rank_bid(k: Knowledge, rng: random.Random, budget_ms: int | None, expert: b
             out.append(_finish(k, w, a))
         return out
 
-    _run(tallies, one, rng, budget_ms, BID_SAMPLES, expert)
+    _run(tallies, one, rng, budget_ms, BID_SAMPLES, expert, capped)
     for t in tallies:
         if _call_suit(k, t.action) is not None:
             t.total += CALL_BONUS * t.n
@@ -778,21 +783,29 @@ def _call_suit(k: Knowledge, a: Action) -> int | None:
 # --- entry points ------------------------------------------------------------------
 
 
-def _rank(k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool) -> list[Tally]:
+def _rank(
+    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+) -> list[Tally]:
     if k.phase == "play":
-        return _rank_play(k, rng, budget_ms, expert)
-    return _rank_bid(k, rng, budget_ms, expert)
+        return _rank_play(k, rng, budget_ms, expert, capped)
+    return _rank_bid(k, rng, budget_ms, expert, capped)
 
 
 def decide(
-    k: Knowledge, rng: random.Random, budget_ms: int | None = None, expert: bool = False
+    k: Knowledge,
+    rng: random.Random,
+    budget_ms: int | None = None,
+    expert: bool = False,
+    *,
+    capped: bool = True,
 ) -> Action:
-    """The hard bot's action (the expert's: more samples, a longer cap)."""
+    """The hard bot's action (the expert's: more samples, a longer cap);
+    `capped=False` lifts the wall-time cap (see `_run`)."""
     if len(k.legal) == 1 and k.phase != "dummy_keep":
         return k.legal[0]
     if k.phase == "joker_suit":
         return medium.decide(k, rng)
-    tallies = _rank(k, rng, budget_ms, expert)
+    tallies = _rank(k, rng, budget_ms, expert, capped)
     if not tallies:
         return medium.decide(k, rng)
     return _best(tallies, k.phase).action
