@@ -397,3 +397,35 @@ def test_friends_online_now_and_waiting_on_a_turn(alice: Any, bob: Any, carol: A
     page = a.get("/friends/").content.decode()
     expected = {0: "your turn", 1: "their turn", 2: "in play"}[game.to_act]
     assert "Friday table</a>:" in page and expected in page
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/invitations/99999999999999999999999999/cancel/",
+        "/tables/99999999999999999999999999/invite-player/",
+        "/tables/99999999999999999999999999/play-again/",
+        "/invitations/%00/answer/",
+        "/invitations/" + "x" * 300 + "/answer/",
+        "/players/%00/friend/",
+        "/players/%00/block/",
+    ],
+)
+def test_forged_ids_and_names_are_4xx(alice: Any, url: str) -> None:
+    r = client_for(alice).post(url, {"do": "accept", "name": "bob\x00", "position": "1"})
+    assert 400 <= r.status_code < 500, r.status_code
+
+
+def test_next_never_leaves_the_site(alice: Any, bob: Any) -> None:
+    r = client_for(alice).post("/players/bob/mute/", {"next": "https://evil.example/"})
+    assert r.status_code == 302 and r["Location"] == "/friends/"
+    r = client_for(alice).post("/players/bob/unmute/", {"next": "/stats/players/bob/"})
+    assert r["Location"] == "/stats/players/bob/"
+
+
+def test_a_nul_or_huge_name_in_an_invitation_is_refused(alice: Any) -> None:
+    table = open_table(alice)
+    for name in ["bob\x00", "a@b\x00.com", "x" * 5000, "@" * 300]:
+        r = invite(client_for(alice), table, name, 1)
+        assert r.status_code in (400, 404), (name[:10], r.status_code)
+    assert not Invitation.objects.exists()
