@@ -12,6 +12,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from chat.routing import websocket_urlpatterns as chat_urlpatterns  # noqa: E402
 from euchre_site.client_ip import ClientAddressMiddleware  # noqa: E402
 from euchre_site.ws_guard import OriginValidator, SocketLimitMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -26,7 +27,11 @@ application = ProtocolTypeRouter(
             OriginValidator(
                 AuthMiddlewareStack(
                     SocketLimitMiddleware(
-                        URLRouter(websocket_urlpatterns + notification_urlpatterns)
+                        # The table page's socket is the chat's (a TableConsumer with the
+                        # chat's events), so its route comes first.
+                        URLRouter(
+                            chat_urlpatterns + websocket_urlpatterns + notification_urlpatterns
+                        )
                     )
                 )
             )

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "notifications",
     "stats",
     "social",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -319,6 +320,9 @@ TABLE_POST_RATE = env.str("TABLE_POST_RATE", default="40/10s")
 # Per player: friend requests, blocks and mutes (each its own count), and invitations.
 SOCIAL_RATE = env.str("SOCIAL_RATE", default="30/h")
 INVITATION_RATE = env.str("INVITATION_RATE", default="40/h")
+# Per player: table chat messages (a lively table stays well under it), and reports of messages.
+CHAT_RATE = env.str("CHAT_RATE", default="10/m")
+CHAT_REPORT_RATE = env.str("CHAT_REPORT_RATE", default="20/h")
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
 # A bot's move not made this long after its due time counts as lost (a dead

@@ -21,6 +21,7 @@ urlpatterns = [
     path("sw.js", notification_views.service_worker, name="service_worker"),
     path("stats/", include("stats.urls")),
     path("", include("social.urls")),
+    path("", include("chat.urls")),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

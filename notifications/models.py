@@ -41,6 +41,7 @@ class Notification(models.Model):
         INVITATION = "invitation", pgettext_lazy("notification kind", "Invitation to a table")
         FRIEND_REQUEST = "friend_request", pgettext_lazy("notification kind", "Friend request")
         FRIEND_ACCEPTED = "friend_accepted", pgettext_lazy("notification kind", "New friend")
+        CHAT = "chat", pgettext_lazy("notification kind", "Table chat")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -196,6 +196,25 @@ def mark_all_read(user: Any) -> int:
     return changed
 
 
+def mark_read_by_key(*, user_id: int, kind: str, key_prefix: str) -> int:
+    """Mark read the user's unread notifications of `kind` whose key starts
+    with `key_prefix` (e.g. a table's chat once its page is open). Looks
+    before writing: most calls find nothing and take no write lock."""
+    unread = Notification.objects.filter(
+        user_id=user_id, kind=kind, turn_key__startswith=key_prefix, read_at__isnull=True
+    )
+    if not unread.exists():
+        return 0
+    changed = unread.update(read_at=timezone.now())
+    if changed:
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.filter(pk=user_id).first()
+        if user is not None:
+            _push_badge_on_commit(user)
+    return changed
+
+
 def badge_html(count: int, *, oob: bool = False) -> str:
     return render_to_string("notifications/badge.html", {"count": count, "oob": oob})
 

@@ -19,6 +19,8 @@ The kinds and their params (extra keys are ignored):
 - "invitation":   {"table": str, "inviter": str}
 - "friend_request":  {"sender": str}
 - "friend_accepted": {"friend": str}
+- "chat":         {"table": str}  (new messages in a by-turns table's chat; one
+                  unread at a time per table and reader)
 
 A notification whose params are empty or lack a key shows its stored `text`
 (the English words of rows from before params); with no text either, the
@@ -114,6 +116,11 @@ def _friend_accepted(p: Params) -> str:
     return gettext("%(friend)s accepted your friend request.") % {"friend": _name(p["friend"])}
 
 
+def _chat(p: Params) -> str:
+    # Translators: a notification (in the site, by e-mail, as a browser notification): players wrote in the chat of a table the reader plays at by turns. %(table)s is the table's name.
+    return gettext("New messages in the chat at %(table)s.") % {"table": _name(p["table"])}
+
+
 SENTENCES: dict[str, Callable[[Params], str]] = {
     "turn": _turn,
     "game_started": _game_started,
@@ -123,6 +130,7 @@ SENTENCES: dict[str, Callable[[Params], str]] = {
     "invitation": _invitation,
     "friend_request": _friend_request,
     "friend_accepted": _friend_accepted,
+    "chat": _chat,
 }
 
 

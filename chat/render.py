@@ -1,0 +1,118 @@
+"""The chat's HTML: a message for one reader, the frames the table socket
+sends, the composer. Each is written in the active language (the caller
+sets the reader's), so a quick phrase reads in each reader's own language.
+
+A message travels as plain data (`as_data`): the table socket of each reader
+renders it from the event alone, without touching the database.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from .models import PHRASES, Message, Report
+
+
+def as_data(message: Message) -> dict[str, Any]:
+    """What a reader's page needs of a message (the socket event's payload)."""
+    created = message.created.astimezone(datetime.UTC)
+    return {
+        "id": message.pk,
+        "table_id": message.table_id,
+        "sender_id": message.sender_id,
+        "sender": message.sender.username,
+        "spectator": message.seat is None,
+        "phrase": message.phrase,
+        "text": message.text,
+        "created": created.isoformat().replace("+00:00", "Z"),
+        "clock": created.strftime("%H:%M"),
+        "at": int(created.timestamp() * 1000),  # epoch ms: the load benchmark's latency
+    }
+
+
+def words(data: dict[str, Any]) -> str:
+    """What the message says: a phrase in the active language, a text as typed."""
+    if data["phrase"]:
+        return str(PHRASES.get(data["phrase"], ""))
+    return str(data["text"])
+
+
+def _item(data: dict[str, Any], reader_id: int | None, actions: bool) -> dict[str, Any]:
+    return {
+        **data,
+        "words": words(data),
+        "mine": data["sender_id"] == reader_id,
+        "actions": actions and reader_id is not None and data["sender_id"] != reader_id,
+    }
+
+
+def _context(request: Any, actions: bool) -> dict[str, Any]:
+    return {"reasons": Report.Reason.choices, "actions": actions, "request": request}
+
+
+def message_html(data: dict[str, Any], reader_id: int | None, *, actions: bool = True) -> str:
+    ctx = _context(None, actions)
+    ctx["m"] = _item(data, reader_id, actions)
+    return render_to_string("chat/_message.html", ctx)
+
+
+def log_html(
+    messages: list[Message],
+    reader_id: int | None,
+    *,
+    request: Any = None,
+    actions: bool = True,
+    oob: bool = False,
+    log_id: str = "chat-log",
+) -> str:
+    """The whole conversation (the page's, or a reconnecting socket's snapshot:
+    then morphed, so messages the page has stay as they are)."""
+    ctx = _context(request, actions)
+    ctx.update(
+        items=[_item(as_data(m), reader_id, actions) for m in messages],
+        oob=oob,
+        log_id=log_id,
+    )
+    return render_to_string("chat/_log.html", ctx, request=request)
+
+
+def frame_html(data: dict[str, Any], reader_id: int) -> str:
+    """One new message for one reader: appended to the log, and said once in
+    the chat's polite live region. One socket frame."""
+    return render_to_string(
+        "chat/_frame.html",
+        {
+            **_context(None, True),
+            "m": _item(data, reader_id, True),
+        },
+    )
+
+
+def compose_html(
+    *,
+    table_id: int,
+    may_write: bool,
+    seated: bool,
+    is_owner: bool,
+    spectators_may_chat: bool,
+    request: Any = None,
+    oob: bool = False,
+) -> str:
+    return render_to_string(
+        "chat/_compose.html",
+        {
+            "send_url": reverse("chat:send", args=[table_id]),
+            "spectators_url": reverse("chat:spectators", args=[table_id]),
+            "phrases": [(code, str(label)) for code, label in PHRASES.items()],
+            "may_write": may_write,
+            "seated": seated,
+            "is_owner": is_owner,
+            "spectators_may_chat": spectators_may_chat,
+            "oob": oob,
+        },
+        request=request,
+    )

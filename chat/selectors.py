@@ -1,0 +1,74 @@
+"""What pages and sockets read of the chat (reads only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import access
+from games.models import Game, Seat, Table
+from social.models import Block, Mute
+from social.selectors import hidden_senders
+
+from .models import Message, TableChat
+
+RECENT = 50  # the conversation a page opens with
+
+
+def spectators_may_chat(table_id: int) -> bool:
+    return TableChat.objects.filter(table_id=table_id, spectators_may_chat=True).exists()
+
+
+def seat_at(table_id: int, user_id: int) -> int | None:
+    return (
+        Seat.objects.filter(table_id=table_id, user_id=user_id)
+        .values_list("position", flat=True)
+        .first()
+    )
+
+
+def may_write(table: Table, user: Any) -> bool:
+    """Seated players write; spectators only when the table's owner allows."""
+    if access.seat_of(table, user) is not None:
+        return True
+    return spectators_may_chat(table.pk)
+
+
+def hidden_from(sender_id: int) -> list[int]:
+    """The readers who do not see `sender_id`'s messages: they muted or blocked them."""
+    muters = Mute.objects.filter(muted_id=sender_id).values_list("muter_id", flat=True)
+    blockers = Block.objects.filter(blocked_id=sender_id).values_list("blocker_id", flat=True)
+    return sorted(set(muters) | set(blockers))
+
+
+def _for_reader(messages: QuerySet[Message], reader_id: int) -> QuerySet[Message]:
+    hidden = hidden_senders(reader_id)
+    if hidden:
+        messages = messages.exclude(sender_id__in=hidden)
+    return messages.select_related("sender")
+
+
+def recent(table_id: int, reader_id: int, limit: int = RECENT) -> list[Message]:
+    """The table's last `limit` messages that `reader_id` may see, oldest first."""
+    rows = _for_reader(Message.objects.filter(table_id=table_id), reader_id)
+    return list(reversed(rows.order_by("-created", "-pk")[:limit]))
+
+
+def of_game(game: Game, reader: Any) -> list[Message] | None:
+    """A finished game's chat for its replay: for the game's players only
+    (None for anyone else, and while the game is under way)."""
+    if game.status != Game.Status.FINISHED or not access.may_view_game_records(reader, game.table):
+        return None
+    return list(_for_reader(Message.objects.filter(game=game), reader.pk))
+
+
+def message_for(user: Any, message_id: int, session: Any) -> Message | None:
+    """The message if `user` may see its table (or played its game), else None."""
+    message = Message.objects.select_related("sender").filter(pk=message_id).first()
+    if message is None:
+        return None
+    table = Table.objects.prefetch_related("seats").get(pk=message.table_id)
+    if access.may_view(user, table, session) or access.may_view_game_records(user, table):
+        return message
+    return None

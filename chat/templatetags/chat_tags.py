@@ -1,0 +1,52 @@
+"""The chat's parts of other apps' pages: the table page's chat panel and a
+finished game's chat under its replay (`{% load chat_tags %}`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games import access
+
+from .. import render, selectors
+
+register = template.Library()
+
+
+def compose_for(table: Any, user: Any, *, request: Any = None, oob: bool = False) -> str:
+    seated = access.seat_of(table, user) is not None
+    allowed = selectors.spectators_may_chat(table.pk)
+    return render.compose_html(
+        table_id=table.pk,
+        may_write=seated or allowed,
+        seated=seated,
+        is_owner=table.owner_id == user.pk,
+        spectators_may_chat=allowed,
+        request=request,
+        oob=oob,
+    )
+
+
+@register.inclusion_tag("chat/_panel.html", takes_context=True)
+def chat_panel(context: Any, table: Any) -> dict[str, Any]:
+    request = context["request"]
+    user = request.user
+    return {
+        "log_html": render.log_html(selectors.recent(table.pk, user.pk), user.pk, request=request),
+        "compose_html": compose_for(table, user, request=request),
+    }
+
+
+@register.inclusion_tag("chat/_game_chat.html", takes_context=True)
+def game_chat(context: Any, game: Any) -> dict[str, Any]:
+    """A finished game's chat, for the game's players only (nothing for anyone else)."""
+    request = context["request"]
+    found = selectors.of_game(game, request.user) if game is not None else None
+    if found is None:
+        return {"log_html": ""}
+    return {
+        "log_html": render.log_html(
+            found, request.user.pk, request=request, actions=False, log_id="game-chat-log"
+        )
+    }
