@@ -46,3 +46,25 @@ def seat_holds(table_id: int) -> dict[int, Any]:
 def at(mapping: dict[int, Any], key: int) -> Any:
     """mapping[key], or None: `holds|at:s.position`."""
     return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@register.filter
+def open_to_invite(seats: list[dict[str, Any]], holds: dict[int, Any]) -> list[dict[str, Any]]:
+    """The table's seat rows that are empty and not held: where an invitation may go."""
+    return [s for s in seats if s["seat"].is_empty and s["position"] not in holds]
+
+
+@register.simple_tag
+def friend_names(user: Any) -> list[str]:
+    """The user's friends' names, for the invitation form's suggestions."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    from django.contrib.auth import get_user_model
+
+    ids = selectors.friend_ids(user.pk)
+    return list(
+        get_user_model()
+        .objects.filter(pk__in=ids, is_active=True)
+        .order_by("username")
+        .values_list("username", flat=True)
+    )

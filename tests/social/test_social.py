@@ -429,3 +429,17 @@ def test_a_nul_or_huge_name_in_an_invitation_is_refused(alice: Any) -> None:
         r = invite(client_for(alice), table, name, 1)
         assert r.status_code in (400, 404), (name[:10], r.status_code)
     assert not Invitation.objects.exists()
+
+
+def test_the_invitation_form_offers_only_free_seats_and_friends(alice: Any, bob: Any) -> None:
+    services.friend_request_send(sender=alice, recipient=bob)
+    services.friend_request_answer(recipient=bob, sender=alice, accept=True)
+    table = open_table(alice)
+    game_services.table_set_bot(table=table, user=alice, position=2, level="easy")
+    page = client_for(alice).get(table.get_absolute_url()).content.decode()
+    form = page.split('class="invite-player"')[1].split("</form>")[0]
+    assert '<option value="1">Seat 2</option>' in form and 'value="2"' not in form
+    assert '<option value="bob">' in form  # a friend, suggested
+    services.invitation_send(table=table, inviter=alice, name="bob", position=1)
+    page = client_for(alice).get(table.get_absolute_url()).content.decode()
+    assert "Invite a player" not in page  # no seat left to invite to
