@@ -1,16 +1,18 @@
 """The table page's websocket, with the chat: games.consumers.TableConsumer
-(the table's frames) plus the chat's events on the same socket and group.
+(the table's frames) plus the chat on the same socket and group.
 
-- On connect: the conversation (morphed into the page's log, so what the
-  page shows stays; a reconnecting page gets what it missed), and the
-  reader's chat notifications of this table are read.
+- Every table snapshot (on connect, after seat changes, and when the
+  heartbeat finds the page behind) carries the conversation too, in the
+  same frame: the page's log is morphed, so the messages it shows stay as
+  they are and the ones it missed are added. The first one also marks the
+  reader's chat notifications of this table read, and later ones carry the
+  composer when what the reader may do changed (a spectator sat down).
 - `chat.message`: one event per message to the table's group; each socket
   drops it when its reader muted or blocked the sender (`hidden_from`, read
   from the database once per message by the sender's process) and otherwise
-  writes it in its own language, without touching the database: one frame
+  writes it in its own language without touching the database: one frame
   per message per page.
-- `chat.settings` and seat changes: the composer is sent again when what the
-  reader may do changed (a spectator who sat down, the owner's switch).
+- `chat.settings` (the owner's switch): the composer, if the reader's changed.
 """
 
 from __future__ import annotations
@@ -28,26 +30,39 @@ from .templatetags.chat_tags import compose_for
 
 MAX_REMEMBERED = 500  # message ids a socket keeps, to send none twice
 
+ComposeKey = tuple[bool, bool, bool]  # seated, spectators may chat, owner
+
 
 class TableChatConsumer(TableConsumer):
+    chat_ids: set[int]
+    compose_key: ComposeKey | None
+
     async def connect(self) -> None:
-        self.chat_ids: set[int] = set()
-        self.compose_key: tuple[bool, bool, bool] | None = None
+        self.chat_ids = set()
+        self.compose_key = None
         await super().connect()
-        if not getattr(self, "counted", False):
-            return  # refused
-        html = await database_sync_to_async(self._chat_snapshot)()
-        await self.send(text_data=html)
+
+    def _snapshot(self) -> tuple[str | None, tuple[int, int] | None, str]:
+        group, shown, html = super()._snapshot()
+        return group, shown, html + self._chat_snapshot()
 
     def _chat_snapshot(self) -> str:
+        key, table = self._compose_key()
+        if table is None:
+            return ""  # the table is gone
         messages = selectors.recent(self.table_id, self.user.pk)
-        self.chat_ids = {m.pk for m in messages}
-        services.notifications_seen(table_id=self.table_id, user_id=self.user.pk)
-        self.compose_key = self._compose_key()[0]
+        self.chat_ids = self.chat_ids | {m.pk for m in messages}
+        first = self.compose_key is None
+        if first:
+            services.notifications_seen(table_id=self.table_id, user_id=self.user.pk)
         with translation.override(self.language):
-            return render.log_html(messages, self.user.pk, oob=True)
+            html = render.log_html(messages, self.user.pk, oob=True)
+            if not first and key != self.compose_key:
+                html += compose_for(table, self.user, oob=True)
+        self.compose_key = key  # the page was rendered with the composer of its time
+        return html
 
-    def _compose_key(self) -> tuple[tuple[bool, bool, bool], Table | None]:
+    def _compose_key(self) -> tuple[ComposeKey, Table | None]:
         table = Table.objects.prefetch_related("seats").filter(pk=self.table_id).first()
         if table is None:
             return (False, False, False), None
@@ -63,11 +78,6 @@ class TableChatConsumer(TableConsumer):
         with translation.override(self.language):
             return compose_for(table, self.user, oob=True)
 
-    async def _send_compose(self) -> None:
-        html = await database_sync_to_async(self._compose_if_changed)()
-        if html:
-            await self.send(text_data=html)
-
     async def chat_message(self, event: dict[str, Any]) -> None:
         data = event["message"]
         if self.user.pk in event.get("hidden_from", ()) or data["id"] in self.chat_ids:
@@ -80,13 +90,6 @@ class TableChatConsumer(TableConsumer):
         await self.send(text_data=html)
 
     async def chat_settings(self, event: dict[str, Any]) -> None:
-        await self._send_compose()
-
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        await super().table_changed(event)
-        if not getattr(self, "closing", False):
-            await self._send_compose()
-
-    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
-        self.closing = True
-        await super().close(code, reason)
+        html = await database_sync_to_async(self._compose_if_changed)()
+        if html:
+            await self.send(text_data=html)
