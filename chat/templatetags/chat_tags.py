@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 
 from games import access
+from games.models import Game
 
 from .. import render, selectors
 
@@ -42,7 +43,8 @@ def chat_panel(context: Any, table: Any) -> dict[str, Any]:
 def game_chat(context: Any, game: Any) -> dict[str, Any]:
     """A finished game's chat, for the game's players only (nothing for anyone else)."""
     request = context["request"]
-    found = selectors.of_game(game, request.user) if game is not None else None
+    # An imported game's replay names its game in words: it has no chat.
+    found = selectors.of_game(game, request.user) if isinstance(game, Game) else None
     if found is None:
         return {"log_html": ""}
     return {
