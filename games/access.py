@@ -9,7 +9,11 @@ while its websocket was refused).
   public table; a private one if they are seated there, or their session
   holds the table's current invitation.
 - `may_view_game_records(user, table)`: a game's records and replays are
-  for its players.
+  for its players; a daily deal's also for everyone who has finished the
+  same day's deal themselves (their own daily table of that date is over).
+
+A daily-deal table (`Table.daily_date`) is its player's alone while it is
+played: no spectators, and no invitation admits anyone.
 
 An invitation is the table's `invite_token`. Following the link stores the
 token in the session (`admit_invited`); it admits new viewers only while the
@@ -49,14 +53,24 @@ def may_view(user: Any, table: Table, session: MutableMapping[str, Any] | None) 
     """Whether `user` (with this HTTP or websocket `session`) may watch `table`."""
     if not getattr(user, "is_authenticated", False):
         return False
+    if table.daily_date is not None:
+        return seat_of(table, user) is not None
     if table.visibility == Table.Visibility.PUBLIC:
         return True
     return seat_of(table, user) is not None or _invited(table, session)
 
 
 def may_view_game_records(user: Any, table: Table) -> bool:
-    """Records, replays and reviews of a table's games are for its players."""
-    return seat_of(table, user) is not None
+    """Records, replays and reviews of a table's games are for its players,
+    and a daily deal's for everyone who has finished that day's deal: the
+    same five deals hold no secret for them any more."""
+    if seat_of(table, user) is not None:
+        return True
+    if table.daily_date is None or not getattr(user, "is_authenticated", False):
+        return False
+    return Table.objects.filter(
+        daily_date=table.daily_date, owner=user, status=Table.Status.FINISHED
+    ).exists()
 
 
 class InvitationClosed(Exception):

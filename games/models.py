@@ -69,6 +69,12 @@ class Table(models.Model):
     # A learning aid: a "Hint" button shows what the hard bot would do, and
     # why (games.hints). Games at such a table are not rated.
     hints = models.BooleanField(default=False)
+    # A daily-deal table (the `daily` app): the day's five fixed deals for its
+    # owner against two hard bots. Only its player sees it (no invitations,
+    # no spectators) until they are done; its games are not rated, have no
+    # rematch and no bot standing in; its records open to everyone who has
+    # finished the same day's deal (games.access).
+    daily_date = models.DateField(null=True, blank=True, db_index=True)
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -77,12 +83,23 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "daily_date"],
+                name="one_daily_table_per_owner_and_day",
+                condition=models.Q(daily_date__isnull=False),
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
+
+    @property
+    def is_daily(self) -> bool:
+        return self.daily_date is not None
 
     def invite_url(self) -> str:
         return reverse("games:invite", args=[self.invite_token])
@@ -101,7 +118,10 @@ class Table(models.Model):
             _("Deck: %(deck)s") % {"deck": deck},
             # Translators: a table option: the score that wins the game.
             ngettext("Play to %(n)s point", "Play to %(n)s points", self.target)
-            % {"n": self.target},
+            % {"n": self.target}
+            if not self.is_daily
+            # Translators: a table option of the daily deal: the game is its five deals, whatever the scores.
+            else _("Five hands, whatever the scores"),
             # Translators: a table option: "stick the dealer" is a Euchre rule: when all three players pass in both rounds of bidding, the dealer must choose trump.
             _("Stick the dealer: the dealer must name trump if everyone passes twice")
             if r.stick_the_dealer
@@ -208,6 +228,15 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # A game of fixed deals (the daily deal): hand n is dealt from deals[n]
+    # (hand records' `deal` objects) and the game ends after the last one.
+    # Never shown: a deal is seen only as its hand is played.
+    deals = models.JSONField(null=True, blank=True)
+    # With it, the bots' randomness is fixed: each decision's rng comes from
+    # this seed, the hand, the seat and the actions so far, and the hard bot
+    # takes its whole sample budget (games.tasks), so the same play meets the
+    # same bot moves.
+    bot_seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]

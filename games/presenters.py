@@ -119,7 +119,15 @@ def table_urls(table: Table, game: Game | None) -> dict[str, str]:
 
 def _table_head(table: Table, game: Game | None) -> str:
     number = game.number if game else None
-    key = (table.name, table.mode, table.move_seconds, table.visibility, table.target, table.hints)
+    key = (
+        table.name,
+        table.mode,
+        table.move_seconds,
+        table.visibility,
+        table.target,
+        table.hints,
+        table.daily_date,
+    )
     return fragment(
         "table_head",
         (*key, repr(table.rules), number),
@@ -356,6 +364,8 @@ def table_context(
     user: Any = None,
 ) -> dict[str, Any]:
     """Everything the table partial renders for one viewer."""
+    if game is not None and view is not None and game.status == Game.Status.FINISHED:
+        view = _stopped(view)
     ctx: dict[str, Any] = {"table": table, "game": game, "view": view, "user": user}
     # When the last move was stored (epoch ms): "last move ..." and latency measurements.
     ctx["moved_at"] = (
@@ -466,6 +476,18 @@ def table_context(
         ctx["seat_names"].get(view["winner"]) if view["winner"] is not None else None
     )
     return ctx
+
+
+def _stopped(view: GameView) -> GameView:
+    """A game stopped before its end (a daily deal left half-played, or its
+    day over) is over for the table although the engine would play on:
+    nobody acts any more, and nobody won."""
+    if view["over"]:
+        return view
+    stopped = GameView(**view)
+    stopped["over"], stopped["winner"], stopped["to_act"] = True, None, None
+    stopped["legal_actions"], stopped["exchange"] = [], None
+    return stopped
 
 
 def _auto_note(hand: Hand | None, names: dict[int, str]) -> str:

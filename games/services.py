@@ -101,6 +101,8 @@ def game_state(game: Game) -> GameState:
         "first_dealer": game.first_dealer,
         "hands": [h.record for h in hands],
     }
+    if game.deals:  # a game of fixed deals ends after the last one
+        record["hand_limit"] = len(game.deals)
     # The last hand may be waiting for the maker's five (a keep-less `dummy`).
     state = engine.game_from_record(record, pending_keep=True)
     # Rows read inside a transaction may be its own, not yet committed, writes.
@@ -271,17 +273,117 @@ def _start_if_full(table: Table) -> Game | None:
     return _game_start(table, number)
 
 
-def _game_start(table: Table, number: int) -> Game:
+@dataclass(frozen=True)
+class FixedDeals:
+    """A game of fixed deals: hand n is dealt from `deals[n]` (hand records'
+    `deal` objects), the first by `first_dealer`, and the game ends after the
+    last one; the bots' randomness comes from `bot_seed` (games.tasks)."""
+
+    deals: tuple[dict[str, Any], ...]
+    first_dealer: int
+    bot_seed: str
+
+
+def daily_table_create(
+    *, owner: Any, day: datetime.date, rules: dict[str, Any], fixed: FixedDeals
+) -> Game:
+    """Open the owner's private table for the daily deal of `day` and start
+    its game at once: the owner in seat 0 (every player's seat), hard bots in
+    seats 1 and 2. Target 25, the highest allowed: nobody reaches it in five
+    hands (at most 4 points a hand), so every attempt plays every deal and
+    ends after the last (the hand limit). Not listed in the lobby, no hints.
+    Raises Conflict if the owner already has a table for that day."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    name=day.isoformat(),
+                    owner=owner,
+                    rules=Rules.from_dict(rules).to_dict(),
+                    target=engine.TARGET_MAX,
+                    mode=Table.Mode.LIVE,
+                    visibility=Table.Visibility.PRIVATE,
+                    daily_date=day,
+                )
+        except IntegrityError:
+            # Translators: a player asked to start the daily deal of a day they have already started.
+            raise Conflict(_("You have already started this daily deal.")) from None
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, position=0, user=owner),
+                Seat(table=table, position=1, bot_level="hard"),
+                Seat(table=table, position=2, bot_level="hard"),
+            ]
+        )
+        table = Table.objects.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        ).get(pk=table.pk)
+        return _game_start(table, 1, fixed)
+
+
+def game_stop(*, game_id: int) -> bool:
+    """End a game before its last hand (a daily deal left half-played, or its
+    day over): the hand in progress is not played on and counts for nobody;
+    no winner. Returns whether it stopped now (False if it was over already)."""
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update()
+            .select_related("table")
+            .prefetch_related(
+                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
+            )
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None or game.status != Game.Status.PLAYING:
+            return False
+        now = timezone.now()
+        updated = Game.objects.filter(pk=game.pk, version=game.version).update(
+            version=F("version") + 1,
+            status=Game.Status.FINISHED,
+            finished=now,
+            to_act=None,
+            turn_started=None,
+            deadline=None,
+        )
+        if updated != 1:
+            return False
+        Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        game.version += 1
+        game.status, game.finished, game.to_act, game.deadline = (
+            Game.Status.FINISHED,
+            now,
+            None,
+            None,
+        )
+        game.table.status = Table.Status.FINISHED
+        transaction.on_commit(
+            partial(signals.game_finished.send, sender=Game, game_id=game.pk), robust=True
+        )
+        _after_move(game, game_state(game))
+    return True
+
+
+def _game_start(table: Table, number: int, fixed: FixedDeals | None = None) -> Game:
     rng = random.Random(secrets.randbits(64))
-    first_dealer = rng.randrange(3)
-    state = engine.new_game(table.rules_obj, table.target, first_dealer)
-    state = engine.game_start_hand(state, rng)
+    if fixed is None:
+        first_dealer = rng.randrange(3)
+        state = engine.new_game(table.rules_obj, table.target, first_dealer)
+        state = engine.game_start_hand(state, rng)
+    else:
+        first_dealer = fixed.first_dealer
+        state = engine.new_game(
+            table.rules_obj, table.target, first_dealer, hand_limit=len(fixed.deals)
+        )
+        state = engine.game_deal_hand(state, fixed.deals[0])
     game = Game.objects.create(
         table=table,
         number=number,
         first_dealer=first_dealer,
         scores=list(state.scores),
         version=1,
+        deals=list(fixed.deals) if fixed else None,
+        bot_seed=fixed.bot_seed if fixed else "",
     )
     assert state.current is not None
     Hand.objects.create(game=game, number=0, record=engine.hand_to_record(state.current))
@@ -300,6 +402,9 @@ def game_rematch(*, table: Table, user: Any) -> Game:
         table = Table.objects.select_for_update().get(pk=table.pk)
         if access.seat_of(table, user) is None:
             raise Forbidden(_("Only the players at this table can start a rematch."))
+        if table.is_daily:
+            # Translators: the daily deal (the same five deals for every player, once a day) is played once; a rematch at its table is refused.
+            raise Conflict(_("The daily deal is played once a day: there is no rematch."))
         last = table.games.order_by("-number").first()
         if last is None or last.status != Game.Status.FINISHED:
             raise Conflict(_("The current game is not finished yet."))
@@ -314,6 +419,9 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
     or takes it back (`level` ""): the seat stays theirs either way."""
     if level and level not in dict(BOT_LEVELS):
         raise GameError(_("Choose an easy, medium, hard or expert bot."))
+    if table.is_daily:
+        # Translators: in the daily deal every player plays their own cards; no bot may play for them.
+        raise Forbidden(_("In the daily deal you play your own cards: no bot can play for you."))
     with transaction.atomic():
         game = (
             Game.objects.select_for_update().filter(table=table, status=Game.Status.PLAYING).first()
@@ -333,7 +441,13 @@ def seat_set_away(*, table_id: int, user_id: int, away: bool) -> bool:
     with transaction.atomic():
         game = (
             Game.objects.select_for_update()
-            .filter(table_id=table_id, status=Game.Status.PLAYING, table__mode=Table.Mode.LIVE)
+            .filter(
+                table_id=table_id,
+                status=Game.Status.PLAYING,
+                table__mode=Table.Mode.LIVE,
+                # A daily deal waits for its player: they resume it while the day lasts.
+                table__daily_date__isnull=True,
+            )
             .first()
         )
         if game is None:
@@ -602,7 +716,10 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> tuple[GameState, Ha
         )
         return state, hand
     # Deal the next hand right away; the table shows the last hand's summary beside it.
-    next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))
+    if game.deals:
+        next_state = engine.game_deal_hand(state, game.deals[hand.number + 1])
+    else:
+        next_state = engine.game_start_hand(state, random.Random(secrets.randbits(64)))
     assert next_state.current is not None
     next_hand = Hand.objects.create(
         game=game, number=hand.number + 1, record=engine.hand_to_record(next_state.current)

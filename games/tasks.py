@@ -4,6 +4,7 @@ the game version makes a duplicate or late task a no-op."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 import logging
 import random
 import secrets
@@ -21,11 +22,22 @@ from .models import Game, Seat, Table
 log = logging.getLogger(__name__)
 
 
-def bot_action(level: str, view: engine.GameView, rng: random.Random) -> dict[str, Any]:
-    """Ask the seat's bot for one of the view's legal actions."""
+def bot_action(
+    level: str, view: engine.GameView, rng: random.Random, *, capped: bool = True
+) -> dict[str, Any]:
+    """Ask the seat's bot for one of the view's legal actions (`capped`: see
+    games.bots.choose_action)."""
     from games import bots
 
-    return bots.choose_action(level, view, rng)
+    return bots.choose_action(level, view, rng, capped=capped)
+
+
+def fixed_rng(bot_seed: str, hand_number: int, seat: int, actions: int) -> random.Random:
+    """The rng of one bot decision in a game of fixed deals: from the game's
+    secret seed, the hand (0-based), the seat and the actions of the hand so
+    far, so the same play meets the same decision in every attempt."""
+    digest = hashlib.sha256(f"{bot_seed}:{hand_number}:{seat}:{actions}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
 
 
 def _turn(game_id: int, version: int) -> tuple[Game, Seat] | str:
@@ -39,8 +51,16 @@ def _turn(game_id: int, version: int) -> tuple[Game, Seat] | str:
 
 
 def _play(game: Game, seat: Seat, level: str, actor: services.Actor) -> str:
-    view = engine.game_view(services.game_state(game), seat.position)
-    action = bot_action(level, view, random.Random(secrets.randbits(64)))
+    state = services.game_state(game)
+    view = engine.game_view(state, seat.position)
+    if game.bot_seed and state.current is not None:
+        # The daily deal: fixed randomness and the hard bot's whole sample budget.
+        rng = fixed_rng(
+            game.bot_seed, len(state.hands) - 1, seat.position, len(state.current.actions)
+        )
+        action = bot_action(level, view, rng, capped=False)
+    else:
+        action = bot_action(level, view, random.Random(secrets.randbits(64)))
     action.pop("seat", None)  # the actor's seat: game_act takes the move without it
     try:
         services.game_act(game_id=game.pk, version=game.version, action=action, actor=actor)
@@ -160,6 +180,10 @@ def tell_players(game_id: int, version: int) -> str:
     seats = list(game.table.seats.select_related("user"))
     people = [s for s in seats if s.user is not None]
     name = game.table.name
+    if game.table.is_daily:
+        # The daily deal is played by its player alone, at the page: nothing to tell.
+        realtime.push_my_games([s.user_id for s in people if s.user_id is not None])
+        return "daily"
     if game.status == Game.Status.FINISHED:
         won = next((s for s in seats if s.position == game.winner), None)
         ended = {"table": name, **_winner_params(won)}

@@ -369,9 +369,10 @@ def ranks_of(scores: list[int]) -> list[int]:
 def ratings_update(*, game: Game) -> bool:
     """Rate a finished game once. Bots are rated as one pseudo-player per level,
     so a person's game against two bots counts: a game is rated when it has at
-    least one person and at least two rated players, and no hints (a table
-    option for learners). Returns whether it was rated now."""
-    if game.status != Game.Status.FINISHED or game.table.hints:
+    least one person and at least two rated players, no hints (a table
+    option for learners) and not a daily deal (a game of five fixed deals,
+    scored on its own page). Returns whether it was rated now."""
+    if game.status != Game.Status.FINISHED or game.table.hints or game.table.is_daily:
         return False
     seats = list(game.table.seats.all())
     people = {s.user_id for s in seats if s.user_id is not None}
