@@ -67,15 +67,16 @@ def log_html(
     request: Any = None,
     actions: bool = True,
     oob: bool = False,
-    log_id: str = "chat-log",
+    replay: bool = False,
 ) -> str:
-    """The whole conversation (the page's, or a reconnecting socket's snapshot:
-    then morphed, so messages the page has stay as they are)."""
+    """The whole conversation in its scrolling box: the table page's, a
+    socket's snapshot (`oob`: morphed, so the messages the page has stay as
+    they are), or a finished game's under its replay (`replay`)."""
     ctx = _context(request, actions)
     ctx.update(
         items=[_item(as_data(m), reader_id, actions) for m in messages],
         oob=oob,
-        log_id=log_id,
+        replay=replay,
     )
     return render_to_string("chat/_log.html", ctx, request=request)
 

@@ -49,6 +49,6 @@ def game_chat(context: Any, game: Any) -> dict[str, Any]:
         return {"log_html": ""}
     return {
         "log_html": render.log_html(
-            found, request.user.pk, request=request, actions=False, log_id="game-chat-log"
+            found, request.user.pk, request=request, actions=False, replay=True
         )
     }

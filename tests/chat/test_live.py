@@ -28,8 +28,8 @@ async def open_page(table_id: int, user: Any) -> Any:
     assert (await ws.connect())[0]
     snapshot = await ws.receive_from(timeout=5)
     assert 'id="table"' in snapshot[:300], snapshot[:300]
-    assert '<ol id="chat-log" class="chat-log" hx-swap-oob="morph">' in snapshot
-    ws.snapshot = snapshot.split('<ol id="chat-log"', 1)[1]
+    assert '<div id="chat-scroll" class="chat-scroll" hx-ext="morph"' in snapshot
+    ws.snapshot = snapshot.split('<div id="chat-scroll"', 1)[1]
     return ws
 
 
