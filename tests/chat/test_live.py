@@ -161,3 +161,22 @@ def test_the_owner_lets_a_watching_spectator_write_live(game: Game, outsider: An
         await owners.disconnect()
 
     async_to_sync(run)()
+
+
+def test_opening_the_table_reads_its_chat_notifications(alice: Any, bob: Any, carol: Any) -> None:
+    from chat import services
+    from notifications.models import Notification
+    from tests.notifications.conftest import turns_game
+
+    table = turns_game([alice, bob, carol]).table
+    services.message_send(table=table, user=alice, phrase="hurry")
+    note = Notification.objects.get(user=bob, kind="chat")
+    assert note.read_at is None
+
+    async def run() -> None:
+        ws = await open_page(table.pk, bob)
+        await ws.disconnect()
+
+    async_to_sync(run)()
+    note.refresh_from_db()
+    assert note.read_at is not None
