@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "notifications",
     "stats",
     "social",
+    "daily",
     "chat",
 ]
 
@@ -174,6 +175,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "notifications.tasks.send_daily_digests",
         "schedule": crontab(hour=7, minute=0),
     },
+    # The daily deal: the new day's five deals at 00:00 UTC, and the end of the day before's
+    # unfinished attempts (the page also makes the day's deal if the beat has not yet).
+    "daily-new-day": {"task": "daily.tasks.new_day", "schedule": crontab(hour=0, minute=0)},
     # Seats held for invited players free up after 7 days (or once the game started).
     "social-expire-invitations": {"task": "social.tasks.expire_invitations", "schedule": 600.0},
 }

@@ -20,6 +20,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),
     path("stats/", include("stats.urls")),
+    path("daily/", include("daily.urls")),
     path("", include("social.urls")),
     path("", include("chat.urls")),
     path("", include("games.urls")),

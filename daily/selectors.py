@@ -1,0 +1,130 @@
+"""Read-only queries for the daily pages (no state changes here)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games import words
+from games.models import Hand
+
+from .models import HANDS, SEAT, DailyDeal, Entry
+
+LEADERBOARD_SIZE = 50
+RECENT_DAYS = 14
+
+
+def entry_of(deal: DailyDeal, user: Any) -> Entry | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Entry.objects.filter(deal=deal, user=user).select_related("game").first()
+
+
+def may_compare(deal: DailyDeal, entry: Entry | None, today: datetime.date) -> bool:
+    """The comparison page of a day: for a past day, every signed-in player;
+    for today, only once the viewer's own attempt is over (the page would
+    tell the best lines of deals still to be played)."""
+    return deal.date < today or (entry is not None and entry.done)
+
+
+def may_replay(entry: Entry | None) -> bool:
+    """Other players' hands of a day open once the viewer has played that
+    day's deal themselves (games.access.may_view_game_records says the same
+    for the replay pages)."""
+    return entry is not None and entry.done
+
+
+def current_streak(user: Any, today: datetime.date) -> int:
+    """Days in a row up to today, or up to yesterday while today's deal is
+    not started yet; 0 once a day was missed."""
+    last = (
+        Entry.objects.filter(user=user, deal__date__lte=today)
+        .select_related("deal")
+        .order_by("-deal__date")
+        .first()
+    )
+    if last is None or last.deal.date < today - datetime.timedelta(days=1):
+        return 0
+    return last.streak
+
+
+def recent(user: Any, limit: int = RECENT_DAYS) -> list[Entry]:
+    """The player's latest attempts, newest first."""
+    return list(
+        Entry.objects.filter(user=user).select_related("deal").order_by("-deal__date")[:limit]
+    )
+
+
+def _dealer_name(seat: int) -> str:
+    if seat == SEAT:
+        # Translators: in the daily deal's table of hands: the reader dealt this hand.
+        return _("You")
+    return words.bot_name("hard", seat + 1)
+
+
+def _hand_ids(deal: DailyDeal) -> dict[int, dict[int, int]]:
+    """{entry id: {hand number: hand id}} of the day's finished hands."""
+    rows = Hand.objects.filter(game__daily_entry__deal=deal, result__complete=True).values_list(
+        "game__daily_entry__pk", "number", "pk"
+    )
+    out: dict[int, dict[int, int]] = {}
+    for entry_id, number, hand_id in rows:
+        out.setdefault(entry_id, {})[number] = hand_id
+    return out
+
+
+def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> dict[str, Any]:
+    """What the day's page shows: each hand's figures beside the viewer's
+    points, and the leaderboard (top LEADERBOARD_SIZE by total, ties
+    sharing a place), with links to each player's hands when `replays`."""
+    hand_ids = _hand_ids(deal) if replays else {}
+    summary = deal.summary.get("hands") or [{} for _ in range(HANDS)]
+    best_entries = {h.get("best_entry") for h in summary if h.get("best_entry")}
+    best_names = dict(Entry.objects.filter(pk__in=best_entries).values_list("pk", "user__username"))
+    hands = []
+    for n, figures in enumerate(summary):
+        best_entry = figures.get("best_entry")
+        mine = entry.points[n] if entry is not None and len(entry.points) > n else None
+        hands.append(
+            {
+                "number": n + 1,
+                "dealer": _dealer_name((deal.first_dealer + n) % 3),
+                "mine": mine,
+                "best": figures.get("best"),
+                "best_name": best_names.get(best_entry),
+                "best_hand": hand_ids.get(best_entry, {}).get(n) if best_entry else None,
+                "average": figures.get("average"),
+                "players": figures.get("players", 0),
+                "my_hand": hand_ids.get(entry.pk, {}).get(n) if entry is not None else None,
+            }
+        )
+    board = list(
+        deal.entries.filter(place__isnull=False)
+        .select_related("user")
+        .order_by("place", "pk")[:LEADERBOARD_SIZE]
+    )
+    rows = [
+        {
+            "place": e.place,
+            "name": e.user.username,
+            "is_you": entry is not None and e.pk == entry.pk,
+            "total": e.total,
+            "hands_played": e.hands_played,
+            "status": e.get_status_display(),
+            "done": e.done,
+            "hands": [
+                {"number": n + 1, "id": hand_ids.get(e.pk, {}).get(n)}
+                for n in range(e.hands_played)
+            ]
+            if replays
+            else [],
+        }
+        for e in board
+    ]
+    return {
+        "hands": hands,
+        "board": rows,
+        "players": deal.summary.get("players", 0),
+    }

@@ -1,0 +1,155 @@
+"""The daily deal's pages and who may see what: another player's table never,
+the day's comparison once one's own attempt is over (or the day is), and
+other players' hands once one has played the day's deal; bad input is a 4xx
+that changes nothing."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from daily import services
+from daily.models import DailyDeal, Entry
+from games.models import Game, Hand, Table
+
+from .conftest import drive
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def start(client: Client) -> Table:
+    response = client.post(reverse("daily:play"))
+    assert response.status_code == 302
+    return Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+
+
+def day_url(day: datetime.date) -> str:
+    return reverse("daily:day", args=[day.isoformat()])
+
+
+def test_today_page_offers_the_deal_and_play_opens_the_players_own_table(alice: Any) -> None:
+    client = client_for(alice)
+    page = client.get(reverse("daily:today"))
+    assert page.status_code == 200 and "Play today's deal" in page.content.decode()
+    assert DailyDeal.objects.filter(date=services.today()).exists()
+    table = start(client)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "Daily deal of" in html and "Hand 1 of 5" in html
+    assert "Let a bot play for me" not in html and "Stop the daily deal here" in html
+    # Asking again resumes the same table.
+    assert start(client).pk == table.pk
+    assert "Back to your table" in client.get(reverse("daily:today")).content.decode()
+    # Not in the lobby.
+    assert table.name not in client.get(reverse("games:lobby")).content.decode()
+
+
+def test_nobody_else_sees_a_daily_table_not_even_with_its_invitation_link(
+    alice: Any, bob: Any
+) -> None:
+    table = start(client_for(alice))
+    bob_client = client_for(bob)
+    assert bob_client.get(table.get_absolute_url()).status_code == 404
+    bob_client.get(table.invite_url())
+    assert bob_client.get(table.get_absolute_url()).status_code == 404
+
+
+def test_the_comparison_opens_after_ones_own_attempt_and_a_second_attempt_is_refused(
+    alice: Any,
+) -> None:
+    client = client_for(alice)
+    table = start(client)
+    today = services.today()
+    assert client.get(day_url(today)).status_code == 403
+    drive(table.games.get(), alice, hands=1)
+    response = client.post(reverse("daily:stop"))
+    assert response.status_code == 302 and response["Location"] == day_url(today)
+    services.entry_update(entry_id=Entry.objects.get().pk)
+    page = client.get(day_url(today)).content.decode()
+    assert "Hand by hand" in page and "The day's leaderboard" in page
+    assert "The day's seed" not in page  # only once the day is over
+    game = Game.objects.get()
+    before = (Entry.objects.count(), Table.objects.count(), game.version)
+    again = client.post(reverse("daily:play"))
+    assert again.status_code == 409
+    assert "You have played today&#x27;s daily deal already" in again.content.decode()
+    assert client.post(reverse("daily:stop")).status_code == 409
+    game.refresh_from_db()
+    assert (Entry.objects.count(), Table.objects.count(), game.version) == before
+    # Neither a rematch nor a bot for the player at the daily table.
+    assert client.post(reverse("games:rematch", args=[table.pk])).status_code == 409
+    assert client.post(
+        reverse("games:autopilot", args=[table.pk]), {"level": "hard"}
+    ).status_code in (403, 409)
+
+
+def test_other_players_hands_open_once_one_has_played_the_days_deal(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    alice_table = start(client_for(alice))
+    drive(alice_table.games.get(), alice, hands=1)
+    hand = Hand.objects.get(game__table=alice_table, number=0)
+    replay = reverse("stats:replay", args=[hand.pk])
+    record = reverse("stats:hand_record", args=[hand.pk])
+    bob_client = client_for(bob)
+    assert bob_client.get(replay).status_code == 404
+    bob_table = start(bob_client)
+    assert bob_client.get(replay).status_code == 404  # playing is not yet having played
+    drive(bob_table.games.get(), bob, hands=1)
+    assert bob_client.post(reverse("daily:stop")).status_code == 302
+    assert bob_client.get(replay).status_code == 200
+    assert bob_client.get(record).status_code == 200
+    # Carol has not played: still nothing.
+    assert client_for(carol).get(replay).status_code == 404
+    for entry in Entry.objects.all():
+        services.entry_update(entry_id=entry.pk)
+    page = bob_client.get(day_url(services.today())).content.decode()
+    assert f'href="{replay}"' in page
+
+
+def test_a_past_day_is_open_to_all_with_its_seed_but_replays_only_to_its_players(
+    alice: Any, carol: Any
+) -> None:
+    yesterday = services.today() - datetime.timedelta(days=1)
+    deal = services.deal_for_day(day=yesterday)
+    Entry.objects.create(deal=deal, user=alice, points=[2], total=2, place=1)
+    deal.summary = {"players": 1, "hands": [{"best": 2, "average": 2.0, "players": 1}]}
+    deal.save()
+    page = client_for(carol).get(day_url(yesterday))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "You did not play this day's deal." in html and deal.seed in html
+    assert "Replays of other players' hands open to those who played" in html
+
+
+@pytest.mark.parametrize(
+    "day",
+    ["2026-13-45", "2026-02-30", "२०२६-१२-०१", "20261201", "9999-12-31", "0001-01-01", "x" * 5000],
+)
+def test_forged_days_are_404(alice: Any, day: str) -> None:
+    assert client_for(alice).get(f"/daily/{day}/").status_code == 404
+
+
+def test_wrong_methods_and_anonymous_visitors_change_nothing(alice: Any) -> None:
+    client = client_for(alice)
+    assert client.get(reverse("daily:play")).status_code == 405
+    assert client.get(reverse("daily:stop")).status_code == 405
+    assert client.post(reverse("daily:today")).status_code == 405
+    anonymous = Client()
+    assert anonymous.post(reverse("daily:play")).status_code == 302  # to the log-in page
+    assert anonymous.get(reverse("daily:today")).status_code == 302
+    assert not Entry.objects.exists() and not Table.objects.exists()
+
+
+def test_the_daily_link_is_in_the_navigation(alice: Any) -> None:
+    html = client_for(alice).get(reverse("home")).content.decode()
+    assert f'href="{reverse("daily:today")}"' in html
