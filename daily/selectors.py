@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import words
-from games.models import Hand
+from games.models import Game, Hand
 
 from .models import HANDS, SEAT, DailyDeal, Entry
 
@@ -20,6 +20,17 @@ def entry_of(deal: DailyDeal, user: Any) -> Entry | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return Entry.objects.filter(deal=deal, user=user).select_related("game").first()
+
+
+def lagging(entry: Entry | None) -> bool:
+    """The entry's game is over but the worker has not counted it yet (the
+    player followed the table's link at once): the page counts it first."""
+    return (
+        entry is not None
+        and entry.status == Entry.Status.PLAYING
+        and entry.game is not None
+        and entry.game.status == Game.Status.FINISHED
+    )
 
 
 def may_compare(deal: DailyDeal, entry: Entry | None, today: datetime.date) -> bool:

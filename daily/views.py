@@ -40,6 +40,10 @@ def _today_context(request: HttpRequest, message: str = "") -> dict[str, object]
     day = services.today()
     deal = services.deal_for_day(day=day)
     entry = selectors.entry_of(deal, request.user)
+    if entry is not None and selectors.lagging(entry):
+        services.entry_update(entry_id=entry.pk)  # the task's own work, idempotent
+        entry = selectors.entry_of(deal, request.user)
+        deal.refresh_from_db()
     return {
         "deal": deal,
         "entry": entry,
@@ -110,6 +114,10 @@ def day_page(request: HttpRequest, day: str) -> HttpResponse:
     if deal is None or date > today:
         raise Http404("No daily deal that day")
     entry = selectors.entry_of(deal, request.user)
+    if entry is not None and selectors.lagging(entry):
+        services.entry_update(entry_id=entry.pk)  # the task's own work, idempotent
+        entry = selectors.entry_of(deal, request.user)
+        deal.refresh_from_db()
     if not selectors.may_compare(deal, entry, today):
         return render(
             request,

@@ -153,3 +153,17 @@ def test_wrong_methods_and_anonymous_visitors_change_nothing(alice: Any) -> None
 def test_the_daily_link_is_in_the_navigation(alice: Any) -> None:
     html = client_for(alice).get(reverse("home")).content.decode()
     assert f'href="{reverse("daily:today")}"' in html
+
+
+def test_the_comparison_counts_a_finished_attempt_the_worker_has_not_counted_yet(
+    alice: Any,
+) -> None:
+    client = client_for(alice)
+    game = drive(start(client).games.get(), alice)
+    assert Entry.objects.get().status == Entry.Status.PLAYING  # no worker in this test
+    page = client.get(day_url(services.today()))
+    assert page.status_code == 200
+    entry = Entry.objects.get()
+    assert entry.status == Entry.Status.FINISHED and entry.total == game.scores[0]
+    assert f"You scored {entry.total} point" in page.content.decode()
+    assert entry.place == 1

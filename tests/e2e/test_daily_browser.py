@@ -1,0 +1,63 @@
+"""A whole daily deal in a real browser on a phone-sized screen: from the
+navigation to the table, five hands against the worker's hard bots, the end
+and the day's comparison (checked with axe, and for sideways scrolling)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+
+from .helpers import sign_up, take_a_turn, version
+from .test_accessibility import problems
+
+
+def test_a_whole_daily_deal_then_the_comparison(
+    browser: Browser, base_url: str, celery_worker: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    sign_up(page, base_url, "erin")
+    page.get_by_label("Show menu").check()  # the phone's menu
+    page.get_by_role("link", name="Daily deal").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Daily deal of "))).to_be_visible()
+    assert problems(page) == []
+    page.get_by_role("button", name="Play today's deal").click()
+    expect(page.locator("#table")).to_have_attribute("data-version", re.compile(r"[1-9]\d*"))
+    expect(page.get_by_text("Hand 1 of 5")).to_be_visible()
+
+    over = page.get_by_role("heading", name="Your daily deal is over.")
+    for _ in range(400):
+        mine = page.locator("#table .status").get_by_text("Your turn.")
+        try:
+            expect(mine.or_(over)).to_be_visible(timeout=30000)
+        except AssertionError:
+            raise AssertionError(f"the bots stopped at version {version(page)}") from None
+        if over.count():
+            break
+        v = version(page)
+        take_a_turn(page)
+        expect(page.locator("#table")).not_to_have_attribute("data-version", str(v), timeout=30000)
+    expect(over).to_be_visible()
+    scored = page.locator(".daily-over").get_by_text(re.compile(r"^You scored \d+ points?\.$"))
+    expect(scored).to_be_visible()
+    points = int(re.findall(r"\d+", scored.inner_text())[0])
+    expect(page.get_by_role("button", name="Rematch, same seats")).to_have_count(0)
+
+    page.get_by_role("link", name="See how everyone did").click()
+    expect(page.get_by_role("heading", name="Hand by hand")).to_be_visible()
+    expect(page.locator("table.daily-hands tbody tr")).to_have_count(5)
+    expect(page.locator(".daily-mine")).to_contain_text("in 5 of 5 hands")
+    board = page.locator("table.daily-board")
+    expect(board.locator("tr.you")).to_contain_text("erin (you)")
+    expect(board.locator("tr.you td").nth(1)).to_have_text(str(points))
+    assert problems(page) == []
+    # One's own hands replay from the comparison.
+    page.locator("table.daily-hands tbody tr").first.get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(r"/stats/hands/\d+/"))
+
+    page.goto(f"{base_url}/daily/")
+    expect(page.get_by_role("button", name="Play today's deal")).to_have_count(0)
+    expect(page.get_by_text("Your streak: 1 day in a row.")).to_be_visible()
+    context.close()
