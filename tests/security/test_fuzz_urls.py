@@ -72,7 +72,7 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 ROOT = Path(__file__).resolve().parents[2]
-SITE_PACKAGES = ("accounts", "chat", "euchre_site", "games", "notifications", "stats")
+SITE_PACKAGES = ("accounts", "chat", "daily", "euchre_site", "games", "notifications", "stats")
 User = get_user_model()
 
 pytestmark = pytest.mark.django_db
