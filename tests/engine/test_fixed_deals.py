@@ -4,6 +4,7 @@ and the game ends after its hand limit whatever the target."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -11,14 +12,12 @@ from games import engine
 from games.engine import Action, IllegalAction, MalformedAction, RecordError, Rules
 
 
-def deals(n: int, seed: int = 7) -> list[dict[str, list[object]]]:
+def deals(n: int, seed: int = 7) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     return [engine.hand_to_record(engine.new_hand(Rules(), 0, rng))["deal"] for _ in range(n)]
 
 
-def play_out(
-    game: engine.GameState, fixed: list[dict[str, list[object]]], seed: int
-) -> engine.GameState:
+def play_out(game: engine.GameState, fixed: list[dict[str, Any]], seed: int) -> engine.GameState:
     rng = random.Random(seed)
     while not game.over:
         game = engine.game_deal_hand(game, fixed[len(game.hands)])
@@ -77,6 +76,7 @@ def test_a_deal_that_is_not_a_whole_deck_is_refused() -> None:
     game = engine.new_game(Rules(), 25, 0, hand_limit=5)
     good = deals(1)[0]
     twice = {**good, "dummy": [good["hands"][0][0], *good["dummy"][1:]]}
-    for bad in ({}, {"hands": []}, twice, {**good, "kitty": good["kitty"][:2]}):
+    spoiled: list[dict[str, Any]] = [{}, {"hands": []}, twice, {**good, "kitty": good["kitty"][:2]}]
+    for bad in spoiled:
         with pytest.raises(RecordError):
             engine.game_deal_hand(game, bad)
