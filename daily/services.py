@@ -6,7 +6,8 @@ private live table of the games app with two hard bots
 (`games.services.daily_table_create`): the same seat, the same cards and
 dealer order for everyone, and the bots' randomness fixed by the seed, so
 identical play meets identical bot moves. The results are computed by
-daily.tasks as hands end (`entry_refresh`, `day_results_update`).
+daily.tasks as hands end (`entry_update`, then `day_results_update` at most
+every DAY_RESULTS_EVERY seconds a day).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import random
 import secrets
 from typing import Any
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -224,7 +226,9 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
     played that hand; each player's place by total. Serialised on the day's
     row, so two workers finishing hands at once cannot write a stale view."""
     with transaction.atomic():
-        deal = DailyDeal.objects.select_for_update().get(pk=deal_id)
+        deal = DailyDeal.objects.select_for_update().filter(pk=deal_id).first()
+        if deal is None:
+            return {}
         entries = [e for e in deal.entries.order_by("pk") if e.points]
         hands = []
         for n in range(HANDS):
@@ -251,18 +255,38 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
     return deal.summary
 
 
-def entry_update(*, entry_id: int) -> str:
-    """The task's work after a hand or the game of an entry ended."""
-    entry = Entry.objects.filter(pk=entry_id).first()
+def entry_update(*, entry_id: int, day: bool = True) -> int | None:
+    """An entry's points and end, and its streak; with `day`, the day's
+    figures and places too (else the caller queues them). Returns the day's
+    row id, or None if the entry is gone."""
+    entry = Entry.objects.filter(pk=entry_id).select_related("deal").first()
     if entry is None:
-        return "gone"
+        return None
     entry_refresh(entry=entry)
     streak = streak_of(user_id=entry.user_id, day=entry.deal.date)
     if streak != entry.streak:
         entry.streak = streak
         entry.save(update_fields=["streak"])
-    day_results_update(deal_id=entry.deal_id)
-    return "done"
+    if day:
+        day_results_update(deal_id=entry.deal_id)
+    return entry.deal_id
+
+
+# The day's figures read every entry of the day: recomputed at most once in
+# this many seconds whatever the number of hands finishing meanwhile.
+DAY_RESULTS_EVERY = 2.0
+
+
+def day_results_soon(*, deal_id: int) -> bool:
+    """Queue the day's figures in DAY_RESULTS_EVERY seconds unless a run is
+    queued already. The mark lives a little shorter than the wait, so an
+    entry counted after the queued run has read the day queues another."""
+    from . import tasks
+
+    if not cache.add(f"daily:day-results:{deal_id}", 1, timeout=DAY_RESULTS_EVERY * 0.75):
+        return False
+    tasks.day_update.apply_async((deal_id,), countdown=DAY_RESULTS_EVERY)
+    return True
 
 
 def new_day(*, now: datetime.datetime | None = None) -> DailyDeal:

@@ -16,8 +16,21 @@ def new_day() -> str:
 
 @shared_task(acks_late=True, ignore_result=True)
 def entry_update(entry_id: int) -> str:
-    """An entry's hand or game ended: its points, streak, and the day's
-    figures and places (idempotent)."""
+    """An entry's hand or game ended: its points and streak now, the day's
+    figures and places shortly (idempotent)."""
     from . import services
 
-    return services.entry_update(entry_id=entry_id)
+    deal_id = services.entry_update(entry_id=entry_id, day=False)
+    if deal_id is None:
+        return "gone"
+    services.day_results_soon(deal_id=deal_id)
+    return "done"
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def day_update(deal_id: int) -> str:
+    """The day's figures: each hand's best and average, every player's place."""
+    from . import services
+
+    services.day_results_update(deal_id=deal_id)
+    return "done"

@@ -193,3 +193,10 @@ def test_the_command_fixes_today_and_verifies_a_day_against_its_seed() -> None:
         call_command("daily_deal", verify=deal.date.isoformat())
     with pytest.raises(CommandError):
         call_command("daily_deal", verify="yesterday")
+
+
+def test_the_days_figures_are_queued_once_however_many_hands_end_meanwhile() -> None:
+    deal = services.deal_for_day(day=DAY)
+    assert services.day_results_soon(deal_id=deal.pk)
+    assert not services.day_results_soon(deal_id=deal.pk)
+    assert services.day_results_soon(deal_id=deal.pk + 1)  # another day has its own
