@@ -22,15 +22,16 @@ def entry_of(deal: DailyDeal, user: Any) -> Entry | None:
     return Entry.objects.filter(deal=deal, user=user).select_related("game").first()
 
 
-def lagging(entry: Entry | None) -> bool:
-    """The entry's game is over but the worker has not counted it yet (the
-    player followed the table's link at once): the page counts it first."""
-    return (
-        entry is not None
-        and entry.status == Entry.Status.PLAYING
-        and entry.game is not None
-        and entry.game.status == Game.Status.FINISHED
-    )
+def lagging(deal: DailyDeal, entry: Entry | None) -> bool:
+    """The viewer's attempt is over but not yet counted in the day's figures
+    (the worker counts it within seconds; the player followed the table's
+    link at once): the page counts it first, so one's own finish always shows."""
+    if entry is None or entry.game is None:
+        return False
+    if entry.status == Entry.Status.PLAYING:
+        return entry.game.status == Game.Status.FINISHED
+    at = deal.summary.get("at")
+    return entry.ended is not None and (not at or datetime.datetime.fromisoformat(at) < entry.ended)
 
 
 def may_compare(deal: DailyDeal, entry: Entry | None, today: datetime.date) -> bool:

@@ -250,7 +250,11 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
             entry.place = place
         Entry.objects.bulk_update(entries, ["place"])
         deal.entries.filter(points=[]).update(place=None)
-        deal.summary = {"players": len(entries), "hands": hands}
+        deal.summary = {
+            "players": len(entries),
+            "hands": hands,
+            "at": timezone.now().isoformat(),  # selectors.lagging compares an entry's end
+        }
         deal.save(update_fields=["summary"])
     return deal.summary
 

@@ -40,7 +40,7 @@ def _today_context(request: HttpRequest, message: str = "") -> dict[str, object]
     day = services.today()
     deal = services.deal_for_day(day=day)
     entry = selectors.entry_of(deal, request.user)
-    if entry is not None and selectors.lagging(entry):
+    if entry is not None and selectors.lagging(deal, entry):
         services.entry_update(entry_id=entry.pk)  # the task's own work, idempotent
         entry = selectors.entry_of(deal, request.user)
         deal.refresh_from_db()
@@ -114,7 +114,7 @@ def day_page(request: HttpRequest, day: str) -> HttpResponse:
     if deal is None or date > today:
         raise Http404("No daily deal that day")
     entry = selectors.entry_of(deal, request.user)
-    if entry is not None and selectors.lagging(entry):
+    if entry is not None and selectors.lagging(deal, entry):
         services.entry_update(entry_id=entry.pk)  # the task's own work, idempotent
         entry = selectors.entry_of(deal, request.user)
         deal.refresh_from_db()

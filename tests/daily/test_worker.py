@@ -86,11 +86,16 @@ def test_the_same_play_meets_the_same_deals_and_bot_moves_and_the_worker_ranks_i
     assert games["alice"].scores == games["bob"].scores
 
     def ranked() -> bool:
+        """Both attempts counted and the day's figures computed after the
+        last of them (the worker recomputes the day at most every 2 s)."""
         entries = list(Entry.objects.all())
         deal.refresh_from_db()
+        counted = [e.total for e in entries if e.status == Entry.Status.FINISHED]
         return (
-            all(e.status == Entry.Status.FINISHED and e.place is not None for e in entries)
+            len(counted) == 2
             and deal.summary.get("players") == 2
+            and [e.place for e in entries] == services.places([e.total for e in entries])
+            and all(h.get("players") == 2 for h in deal.summary["hands"])
         )
 
     wait_for(ranked)

@@ -5,12 +5,15 @@ and the day's comparison (checked with axe, and for sideways scrolling)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, expect
 
 from .helpers import sign_up, take_a_turn, version
 from .test_accessibility import problems
+
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 def test_a_whole_daily_deal_then_the_comparison(
@@ -44,6 +47,8 @@ def test_a_whole_daily_deal_then_the_comparison(
     expect(scored).to_be_visible()
     points = int(re.findall(r"\d+", scored.inner_text())[0])
     expect(page.get_by_role("button", name="Rematch, same seats")).to_have_count(0)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "daily-over-360.png"), full_page=True)
 
     page.get_by_role("link", name="See how everyone did").click()
     expect(page.get_by_role("heading", name="Hand by hand")).to_be_visible()
@@ -53,6 +58,7 @@ def test_a_whole_daily_deal_then_the_comparison(
     expect(board.locator("tr.you")).to_contain_text("erin (you)")
     expect(board.locator("tr.you td").nth(1)).to_have_text(str(points))
     assert problems(page) == []
+    page.screenshot(path=str(SHOTS / "daily-comparison-360.png"), full_page=True)
     # One's own hands replay from the comparison.
     page.locator("table.daily-hands tbody tr").first.get_by_role("link").first.click()
     expect(page).to_have_url(re.compile(r"/stats/hands/\d+/"))
