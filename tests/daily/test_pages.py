@@ -167,3 +167,22 @@ def test_the_comparison_counts_a_finished_attempt_the_worker_has_not_counted_yet
     assert entry.status == Entry.Status.FINISHED and entry.total == game.scores[0]
     assert f"You scored {entry.total} point" in page.content.decode()
     assert entry.place == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the socket's consumer runs in another thread
+def test_the_table_socket_refuses_everyone_but_the_player(alice: Any, bob: Any) -> None:
+    from asgiref.sync import async_to_sync
+
+    from tests.games.wsclient import acommunicator
+
+    table = start(client_for(alice))
+
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{table.pk}/", bob)
+        assert not (await ws.connect())[0]
+        ws = await acommunicator(f"/ws/tables/{table.pk}/", alice)
+        assert (await ws.connect())[0]
+        assert "Hand 1 of 5" in await ws.receive_from(timeout=5)
+        await ws.disconnect()
+
+    async_to_sync(run)()
