@@ -13,6 +13,13 @@
   writes it in its own language without touching the database: one frame
   per message per page.
 - `chat.settings` (the owner's switch): the composer, if the reader's changed.
+- Received: the chat's forms send over this socket (htmx ws-send, JSON of
+  the form's fields with "chat": "send"). The same rate limit and service as
+  the chat's POST view (the no-JavaScript path); a refusal is answered to
+  this socket only, next to the forms. Measured on daphne, a message posted
+  over HTTP cost 14.7 ms of the web process's CPU and left about 130 objects
+  of cyclic garbage (whose collections paused every socket of the process);
+  over the socket it is the service's few milliseconds (README "Table chat").
 """
 
 from __future__ import annotations
@@ -20,8 +27,14 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.http import HttpRequest
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django_ratelimit.core import is_ratelimited
 
+from euchre_site import safe_json
+from games import access
 from games.consumers import TableConsumer
 from games.models import Table
 
@@ -29,6 +42,7 @@ from . import render, selectors, services
 from .templatetags.chat_tags import compose_for
 
 MAX_REMEMBERED = 500  # message ids a socket keeps, to send none twice
+MAX_RECEIVED = 16_384  # bytes of one received message: 200 characters, escaped, and the form
 
 ComposeKey = tuple[bool, bool, bool]  # seated, spectators may chat, owner
 
@@ -93,3 +107,43 @@ class TableChatConsumer(TableConsumer):
         html = await database_sync_to_async(self._compose_if_changed)()
         if html:
             await self.send(text_data=html)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A chat form sent over the socket (anything else is ignored)."""
+        if getattr(self, "closing", False) or not getattr(self, "counted", False):
+            return
+        try:
+            data = safe_json.loads_limited(text_data or bytes_data or b"", max_bytes=MAX_RECEIVED)
+        except safe_json.JSONTooLarge:
+            with translation.override(self.language):
+                await self.send(text_data=render.error_html(services.too_long()))
+            return
+        except (safe_json.InvalidJSON, TypeError):
+            return
+        if not isinstance(data, dict) or data.get("chat") != "send":
+            return
+        phrase, text = data.get("phrase", ""), data.get("text", "")
+        if not isinstance(phrase, str) or not isinstance(text, str):
+            phrase, text = "?", ""  # refused as an unknown phrase
+        error = await database_sync_to_async(self._chat_send)(phrase[:32], text)
+        if error:
+            with translation.override(self.language):
+                await self.send(text_data=render.error_html(error))
+
+    def _chat_send(self, phrase: str, text: str) -> str:
+        """Send as the chat's view does; the refusal's words (in the page's language), or ""."""
+        with translation.override(self.language):
+            request = HttpRequest()
+            request.user = self.user
+            if is_ratelimited(
+                request, group="chat", key="user", rate=settings.CHAT_RATE, increment=True
+            ):
+                return _("You are sending messages too fast: wait a few seconds and try again.")
+            table = Table.objects.prefetch_related("seats").filter(pk=self.table_id).first()
+            if table is None or not access.may_view(self.user, table, self.scope.get("session")):
+                return _("This table was closed.")
+            try:
+                services.message_send(table=table, user=self.user, text=text, phrase=phrase)
+            except services.ChatError as exc:
+                return exc.message
+            return ""

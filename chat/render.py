@@ -46,6 +46,7 @@ def _item(data: dict[str, Any], reader_id: int | None, actions: bool) -> dict[st
         **data,
         "words": words(data),
         "mine": data["sender_id"] == reader_id,
+        "kind": "phrase" if data["phrase"] else "text",
         "actions": actions and reader_id is not None and data["sender_id"] != reader_id,
     }
 
@@ -91,6 +92,11 @@ def frame_html(data: dict[str, Any], reader_id: int) -> str:
             "m": _item(data, reader_id, True),
         },
     )
+
+
+def error_html(error: str) -> str:
+    """A socket's answer to a message it refused: the reason, next to the forms."""
+    return render_to_string("chat/_error.html", {"error": error, "oob": True})
 
 
 def compose_html(

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import access
-from games.models import Game, Seat, Table
+from games.models import Game, Table
 from social.models import Block, Mute
 from social.selectors import hidden_senders
 
@@ -20,26 +20,11 @@ def spectators_may_chat(table_id: int) -> bool:
     return TableChat.objects.filter(table_id=table_id, spectators_may_chat=True).exists()
 
 
-def seat_at(table_id: int, user_id: int) -> int | None:
-    return (
-        Seat.objects.filter(table_id=table_id, user_id=user_id)
-        .values_list("position", flat=True)
-        .first()
-    )
-
-
-def may_write(table: Table, user: Any) -> bool:
-    """Seated players write; spectators only when the table's owner allows."""
-    if access.seat_of(table, user) is not None:
-        return True
-    return spectators_may_chat(table.pk)
-
-
 def hidden_from(sender_id: int) -> list[int]:
     """The readers who do not see `sender_id`'s messages: they muted or blocked them."""
     muters = Mute.objects.filter(muted_id=sender_id).values_list("muter_id", flat=True)
     blockers = Block.objects.filter(blocked_id=sender_id).values_list("blocker_id", flat=True)
-    return sorted(set(muters) | set(blockers))
+    return sorted(set(muters.union(blockers)))  # one query
 
 
 def _for_reader(messages: QuerySet[Message], reader_id: int) -> QuerySet[Message]:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from euchre_site import push
-from games import presence
+from games import access, presence
 from games import realtime as game_realtime
 from games.models import Game, Seat, Table
 
@@ -83,7 +83,7 @@ def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -
             raise ChatError(_("There is no such quick phrase."))
     else:
         text = clean_text(text)
-    seat = selectors.seat_at(table.pk, user.pk)
+    seat = access.seat_of(table, user)  # the view's table has its seats loaded
     if seat is None and not selectors.spectators_may_chat(table.pk):
         raise ChatError(_("Only the players at this table can write in its chat."), 403)
     now = timezone.now()

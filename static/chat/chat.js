@@ -1,7 +1,10 @@
 // The table chat (templates/chat/). Every form works without this file (plain
-// posts come back to the table); it adds:
+// posts come back to the table; with htmx the chat's forms send over the
+// table's socket, ws-send); it adds:
 // - refusals (4xx marked X-Chat-Refused) shown next to the form that asked;
-// - the text field emptied (and kept focused) once its message is sent;
+// - the text field emptied once the socket brings its message back (the
+//   frame marks #chat-error data-sent="text"), and a second Enter before
+//   that is not sent again;
 // - a muted player's messages taken off the page at once;
 // - times in the reader's own time zone, the log kept scrolled to the newest
 //   message (unless the reader scrolled up), the announcer kept short.
@@ -48,11 +51,7 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     const form = event.detail.elt;
     if (!(form instanceof HTMLFormElement) || !event.detail.successful) return;
-    if (form.id === "chat-form") {
-      form.reset();
-      const input = document.getElementById("chat-text");
-      if (input) input.focus();
-    } else if (form.classList.contains("chat-mute")) {
+    if (form.classList.contains("chat-mute")) {
       // Their messages go at once; the socket no longer brings new ones.
       for (const li of document.querySelectorAll(`#chat-log li[data-sender="${form.dataset.sender}"]`)) {
         li.remove();
@@ -72,12 +71,40 @@
     }
   });
 
+  // A typed message is on its way until the socket answers (or 5 s pass).
+  let sending = 0;
+  document.addEventListener("htmx:wsConfigSend", (event) => {
+    if (event.target.id !== "chat-form") return;
+    if (Date.now() - sending < 5000) {
+      event.preventDefault();
+      if (event.detail.triggeringEvent) event.detail.triggeringEvent.preventDefault();
+      return;
+    }
+    sending = Date.now();
+  });
+
+  const answered = (box) => {
+    sending = 0;
+    if (box.dataset.sent !== "text") return;
+    const form = document.getElementById("chat-form");
+    if (!form) return;
+    const input = document.getElementById("chat-text");
+    const wasHere = !document.activeElement || document.activeElement === document.body
+      || form.contains(document.activeElement);
+    form.reset();
+    if (input && wasHere) input.focus();
+  };
+
   document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const el = scroller();
     if (el && event.detail.target && event.detail.target.id === "chat-log") stick = atBottom(el);
   });
+  // Sent on each swapped-in element (an outerHTML swap's old target is gone by then).
   document.addEventListener("htmx:oobAfterSwap", (event) => {
-    if (event.detail.target && event.detail.target.closest && event.detail.target.closest("#chat")) chatChanged();
+    const el = event.target;
+    if (!(el instanceof Element) || !el.closest("#chat")) return;
+    if (el.id === "chat-error") answered(el);
+    chatChanged();
   });
   document.addEventListener("htmx:wsAfterMessage", chatChanged);
   if (document.readyState === "loading") {

@@ -1,9 +1,11 @@
 """The chat over the table page's websocket: the real ASGI application (auth,
-origin check) and the real Redis channel layer; messages posted through the
-real view, as a browser does."""
+origin check) and the real Redis channel layer. Messages are sent over the
+socket as the page's forms do (htmx ws-send), or posted to the chat's view
+(the path without JavaScript)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -33,6 +35,12 @@ async def open_page(table_id: int, user: Any) -> Any:
     return ws
 
 
+async def send(ws: Any, **fields: Any) -> None:
+    """A chat form sent over the socket, as htmx-ext-ws sends one."""
+    body = {"csrfmiddlewaretoken": "x", "chat": "send", **fields, "HEADERS": {"HX-Request": "true"}}
+    await ws.send_to(text_data=json.dumps(body))
+
+
 async def post(user: Any, table_id: int, **data: str) -> int:
     answer = await sync_to_async(lambda: say(client_for(user), table_id, data))()
     return int(answer.status_code)
@@ -51,13 +59,19 @@ def test_a_message_reaches_every_page_once_live(game: Game, outsider: Any) -> No
 
     async def run() -> None:
         pages = [await open_page(game.table_id, u) for u in [*seated.values(), outsider]]
-        assert await post(seated[1], game.table_id, text="good luck <all>") == 200
-        for ws in pages:
+        await send(pages[1], text="good luck <all>")  # bob's page
+        for n, ws in enumerate(pages):
             [frame] = await chat_frames(ws)  # one frame per message per page
             assert frame.startswith('<ol id="chat-log" hx-swap-oob="beforeend"><li id="chat-')
             assert "good luck &lt;all&gt;" in frame and "<all>" not in frame
             assert 'id="chat-announcer" hx-swap-oob="beforeend"' in frame
             assert "bob wrote: good luck &lt;all&gt;" in frame
+            # The sender's own frame also clears the error box and says a text went out.
+            assert ('data-sent="text"' in frame) == (n == 1)
+        assert await post(seated[2], game.table_id, text="posted") == 200  # without JavaScript
+        for ws in pages:
+            [frame] = await chat_frames(ws)
+            assert "carol wrote: posted" in frame
         # Only the others' messages carry the Mute button.
         own, other = await post_and_read(pages[1], pages[0], seated[1], game.table_id)
         assert "/players/bob/mute/" not in own and "/players/bob/mute/" in other
@@ -180,3 +194,43 @@ def test_opening_the_table_reads_its_chat_notifications(alice: Any, bob: Any, ca
     async_to_sync(run)()
     note.refresh_from_db()
     assert note.read_at is not None
+
+
+def test_refusals_over_the_socket_go_to_the_sender_only_and_change_nothing(
+    game: Game, outsider: Any, settings: Any
+) -> None:
+    from chat.models import Message
+
+    settings.CHAT_RATE = "4/m"
+    seated = players(game.table)
+
+    async def run() -> None:
+        bob = await open_page(game.table_id, seated[1])
+        watcher = await open_page(game.table_id, outsider)
+        carol = await open_page(game.table_id, seated[2])
+        cases = [
+            (bob, {"text": "x" * 201}, "at most 200 characters"),
+            (bob, {"text": "nul\u0000"}, "cannot be shown"),
+            (bob, {"phrase": "nope"}, "no such quick phrase"),
+            (bob, {"phrase": ["gg"]}, "no such quick phrase"),
+            (watcher, {"phrase": "gg"}, "Only the players at this table"),
+        ]
+        for ws, fields, says in cases:
+            await send(ws, **fields)
+            [answer] = await chat_frames(ws)
+            assert answer.startswith('<div id="chat-error" class="chat-error" hx-swap-oob="true">')
+            assert says in answer and 'role="alert"' in answer
+        await bob.send_to(text_data=json.dumps({"chat": "send", "text": "y" * 20_000}))
+        assert "at most 200 characters" in (await bob.receive_from(timeout=5))
+        for junk in ["not json", "[1, 2]", '{"chat": "other", "text": "hi"}', '{"text": "hi"}']:
+            await bob.send_to(text_data=junk)
+        assert await bob.receive_nothing(timeout=QUIET)
+        assert await carol.receive_nothing(timeout=QUIET)  # nobody else heard anything
+        # The rate limit counts every try (4 a minute here): the next is refused too.
+        await send(bob, text="hello")
+        assert "You are sending messages too fast" in (await bob.receive_from(timeout=5))
+        assert not await sync_to_async(Message.objects.exists)()
+        for ws in (bob, watcher, carol):
+            await ws.disconnect()
+
+    async_to_sync(run)()
