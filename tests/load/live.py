@@ -33,6 +33,16 @@ Redis and this client, and the Celery queue); the summary goes to stdout.
 At the end the games are stopped (marked finished, so queued bot moves do
 nothing) and the load users and tables are deleted, unless `--keep`.
 The tool runs on the same settings as the site (DJANGO_SETTINGS_MODULE).
+
+With `--chat` a seated player of each table (in turn) also sends a chat
+message every `--chat-every` seconds (30 by default; each table starts at a
+random moment of its first period) over that seat's table socket, as the
+page's chat form does (`--chat-via http`: posted to the chat's view
+instead, the path without JavaScript). Then measured too: chat latency
+(from the message's commit, `data-at` of its frame, to each listener
+receiving it), chat frames per message per listener (at most one:
+duplicates are counted), and chat messages lost (a listener of the table
+that never got one stored in the window).
 """
 
 from __future__ import annotations
@@ -53,6 +63,9 @@ from pathlib import Path
 from typing import Any
 
 FRAME_RE = re.compile(r'data-game="(\d+)" data-version="(\d+)" data-moved-at="(\d*)"')
+CHAT_FRAME = '<ol id="chat-log" hx-swap-oob="beforeend">'
+CHAT_RE = re.compile(r'<li id="chat-(\d+)"[^>]*data-at="(\d+)"')
+CHAT_CSRF = "loadcsrf" * 4  # any 32 letters: the cookie and the header carry the same
 COOKIE_NAME = "sessionid"
 P99_TARGET_MS = 250.0
 PROGRESS_EVERY = 10.0
@@ -231,6 +244,100 @@ def stop_and_clean(run: str, setups: list[TableSetup], keep: bool) -> None:
             store(session_key=key).delete()
 
 
+def chat_messages(table_ids: list[int]) -> list[tuple[int, int, float]]:
+    """(message id, table id, epoch ms of its commit) of every chat message at these tables."""
+    from chat.models import Message
+
+    return [
+        (pk, table_id, created.timestamp() * 1000.0)
+        for pk, table_id, created in Message.objects.filter(table_id__in=table_ids).values_list(
+            "pk", "table_id", "created"
+        )
+    ]
+
+
+def post_chat(base: str, table_id: int, cookie: str, text: str) -> int:
+    """Post a chat message as the page's htmx form does; the HTTP status."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{base}/tables/{table_id}/chat/",
+        data=urllib.parse.urlencode({"text": text}).encode(),
+        method="POST",
+        headers={
+            "Cookie": f"{COOKIE_NAME}={cookie}; csrftoken={CHAT_CSRF}",
+            "X-CSRFToken": CHAT_CSRF,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+async def chat_poster(
+    stats: Stats,
+    bases: list[str],
+    setups: list[TableSetup],
+    listeners: list[Listener],
+    every: float,
+    via: str,
+) -> None:
+    """One message per table every `every` seconds, each table from a random
+    moment of the first period, each time by the next seated player: over
+    that seat's socket (`via` "socket"), or posted to the chat's view ("http")."""
+    import json
+    import random
+
+    loop = asyncio.get_running_loop()
+    pool = ThreadPoolExecutor(8, thread_name_prefix="load-chat")
+    start = time.monotonic()
+    due = sorted((start + random.uniform(0, every), i) for i in range(len(setups)))
+    sent = [0] * len(setups)
+    pending: set[asyncio.Task[None]] = set()
+
+    async def one(i: int) -> None:
+        s = setups[i]
+        seat = sent[i] % 3
+        sent[i] += 1
+        text = f"load message {sent[i]} from seat {seat + 1}"
+        if via == "socket":
+            ws = listeners[i * 4 + seat].ws  # the listeners: 4 a table, seats 0-2 first
+            try:
+                await ws.send(json.dumps({"chat": "send", "text": text}))
+                stats.chat_posted += 1
+            except Exception as exc:
+                stats.error(f"chat send: {type(exc).__name__}")
+            return
+        base = bases[(i * 4 + seat) % len(bases)]  # the web process of that seat's page
+        status = await loop.run_in_executor(
+            pool, post_chat, base, s.table_id, s.cookies[seat], text
+        )
+        if status == 200:
+            stats.chat_posted += 1
+        else:
+            stats.error(f"chat post HTTP {status}")
+
+    try:
+        while True:
+            when, i = due.pop(0)
+            await asyncio.sleep(max(0.0, when - time.monotonic()))
+            task = asyncio.create_task(one(i))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            due.append((when + every, i))
+            due.sort()
+    finally:
+        for task in list(pending):
+            task.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def close_db() -> None:
     from django.db import connections
 
@@ -364,6 +471,10 @@ class Stats:
     bot_delay_ms: float = 700.0
     lags: list[float] = field(default_factory=list)
     last_moved: dict[int, tuple[int, float]] = field(default_factory=dict)
+    chat_latencies: list[float] = field(default_factory=list)
+    chat_frames: int = 0
+    chat_duplicates: int = 0
+    chat_posted: int = 0
 
     def error(self, kind: str) -> None:
         self.errors[kind] += 1
@@ -382,6 +493,7 @@ class Listener:
         self.first_game = setup.game_id
         self.baseline = 1  # version of the connect snapshot of the first game
         self.seen: dict[int, set[int]] = {}
+        self.chat_seen: set[int] = set()  # chat message ids received one by one
         self.last: tuple[int, int] = (0, 0)
         self.ready = asyncio.Event()
         self.stopping = False
@@ -393,6 +505,9 @@ class Listener:
 
     def on_frame(self, text: str, received: float, snapshot: bool) -> None:
         st = self.stats
+        if text.startswith(CHAT_FRAME):
+            self.on_chat(text, received)
+            return
         st.frames += 1
         m = FRAME_RE.search(text[:400])
         if m is None:
@@ -421,6 +536,22 @@ class Listener:
                     st.lags.append(moved_at - prev[1] - st.bot_delay_ms)
             if not math.isnan(moved_at):
                 st.last_moved[game] = (version, moved_at)
+
+    def on_chat(self, text: str, received: float) -> None:
+        """A chat message's own frame (snapshots carry the log too: not counted)."""
+        st = self.stats
+        st.chat_frames += 1
+        m = CHAT_RE.search(text[:300])
+        if m is None:
+            st.error("unreadable chat frame")
+            return
+        message_id, at = int(m.group(1)), float(m.group(2))
+        if message_id in self.chat_seen:
+            st.chat_duplicates += 1
+            return
+        self.chat_seen.add(message_id)
+        if st.t0 <= at <= st.t1:
+            st.chat_latencies.append(received - at)
 
     async def run(self, connect_sem: asyncio.Semaphore) -> None:
         from websockets.asyncio.client import connect
@@ -493,11 +624,19 @@ class Result:
     pace_limit: float
     cpu: dict[str, float]
     error_kinds: Counter[str]
+    chat: dict[str, float] | None = None  # with --chat: its figures
 
     @property
     def holds(self) -> bool:
-        """p99 under target, nothing lost, no errors."""
-        return self.p99 < P99_TARGET_MS and self.lost == 0 and self.errors == 0 and self.moves > 0
+        """p99 under target, nothing lost, no errors (chat included)."""
+        chat_ok = self.chat is None or (self.chat["lost"] == 0 and self.chat["duplicates"] == 0)
+        return (
+            self.p99 < P99_TARGET_MS
+            and self.lost == 0
+            and self.errors == 0
+            and self.moves > 0
+            and chat_ok
+        )
 
     @property
     def at_pace(self) -> bool:
@@ -528,6 +667,8 @@ class Result:
             f"bots_at_default_pace: {'yes' if self.at_pace else 'no'}"
             f" (pace <= {self.pace_limit:.2f}s)",
         ]
+        if self.chat is not None:
+            lines += [f"chat_{k}: {v:.1f}" for k, v in self.chat.items()]
         return "\n".join(lines)
 
     def line(self) -> str:
@@ -539,6 +680,11 @@ class Result:
             f"frames={self.frames} errors={self.errors} lost={self.lost} "
             f"cpu[{cpu_text(self.cpu)}] holds={'yes' if self.holds else 'no'} "
             f"at_pace={'yes' if self.at_pace else 'no'}"
+            + (
+                " chat[" + " ".join(f"{k}={v:.1f}" for k, v in self.chat.items()) + "]"
+                if self.chat is not None
+                else ""
+            )
         )
 
 
@@ -591,6 +737,16 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
         t = time.monotonic()
         await orm(hand_to_bots, setups, args.level)
         log(f"[{n} tables] seats handed to {args.level} bots in {time.monotonic() - t:.1f}s")
+        if args.chat:
+            tasks.append(
+                asyncio.create_task(
+                    chat_poster(stats, bases, setups, listeners, args.chat_every, args.chat_via)
+                )
+            )
+            log(
+                f"[{n} tables] chat: one message per table every {args.chat_every:.0f}s"
+                f" over {args.chat_via}"
+            )
         await asyncio.sleep(args.warmup)
 
         table_ids = [s.table_id for s in setups]
@@ -662,6 +818,41 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
                 seen = lsn.seen.get(gid, set())
                 lost += sum(1 for v in range(low + 1, version + 1) if v not in seen)
 
+        chat = None
+        if args.chat:
+            chat = {"posted": float(stats.chat_posted)}
+            listeners_of: dict[int, list[Listener]] = {}
+            for lsn in listeners:
+                listeners_of.setdefault(lsn.setup.table_id, []).append(lsn)
+            in_window = [
+                (pk, tid)
+                for pk, tid, at in await orm(chat_messages, table_ids)
+                if stats.t0 <= at <= stats.t1
+            ]
+
+            def chat_missing() -> int:
+                return sum(
+                    1
+                    for pk, tid in in_window
+                    for lsn in listeners_of.get(tid, [])
+                    if pk not in lsn.chat_seen
+                )
+
+            deadline = time.monotonic() + args.catch_up  # late frames of the window's end
+            while chat_missing() and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            chat_lat = sorted(stats.chat_latencies)
+            chat.update(
+                messages_in_window=float(len(in_window)),
+                per_second=len(in_window) / window,
+                frames=float(stats.chat_frames),
+                duplicates=float(stats.chat_duplicates),
+                lost=float(chat_missing()),
+                latency_ms_p50=percentile(chat_lat, 0.50),
+                latency_ms_p99=percentile(chat_lat, 0.99),
+                latency_ms_max=chat_lat[-1] if chat_lat else math.nan,
+            )
+
         lat = sorted(stats.latencies)
         lags = sorted(stats.lags)
         return Result(
@@ -685,6 +876,7 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
             pace_limit=settings.BOT_MOVE_DELAY * args.pace_factor,
             cpu=cpu_avg,
             error_kinds=stats.errors,
+            chat=chat,
         )
     finally:
         cleaned = False
@@ -751,6 +943,21 @@ def main(argv: list[str] | None = None) -> int:
         " <= BOT_MOVE_DELAY x this (default 1.25)",
     )
     p.add_argument("--pause", type=float, default=5.0, help="seconds between sweep steps")
+    p.add_argument(
+        "--chat",
+        action="store_true",
+        help="chat too: a seated player of each table posts a message every --chat-every seconds",
+    )
+    p.add_argument(
+        "--chat-every", type=float, default=30.0, help="seconds between a table's messages (30)"
+    )
+    p.add_argument(
+        "--chat-via",
+        choices=["socket", "http"],
+        default="socket",
+        help="send over the seat's table socket, as the page does (default), or post to the"
+        " chat's view, as a page without JavaScript does",
+    )
     p.add_argument(
         "--keep", action="store_true", help="keep the load users and tables (games still stopped)"
     )
