@@ -1,5 +1,6 @@
 """Two people become friends, one invites the other to a seat by name, and
-they play a hand together (with a bot in the third seat)."""
+they play a hand together (with a bot in the third seat), chatting with a
+quick phrase and a typed message that each sees live."""
 
 from __future__ import annotations
 
@@ -91,6 +92,13 @@ def test_friends_invite_by_name_and_play_a_hand(
         wait_past(page, 0)  # the game started (a bot may have moved already)
         expect(page.get_by_role("group", name="Your cards").locator(".card")).to_have_count(5)
 
+    # They chat while they play: a quick phrase and a typed message, each seen live.
+    ann.locator("#chat .chat-phrases").get_by_role("button", name="Well played").click()
+    expect(ben.locator("#chat-log li").last).to_contain_text("ann: Well played")
+    ben.locator("#chat-text").fill("thanks for the invite!")
+    ben.locator("#chat-text").press("Enter")
+    expect(ann.locator("#chat-log li").last).to_contain_text("ben: thanks for the invite!")
+
     # One hand together (the bot moves by itself).
     for _ in range(80):
         if ann.locator(".hand-summary").count():
@@ -99,9 +107,12 @@ def test_friends_invite_by_name_and_play_a_hand(
         for p in pages:  # both pages up to date before asking whose turn it is
             wait_past(p, v - 1)
         turn = [p for p in pages if p.locator("#table .status").get_by_text("Your turn.").count()]
-        if turn:
+        if turn and turn[0].locator("#act-form button").count():
             take_a_turn(turn[0])
-        wait_past(ann, v)  # the move, or the bot's
+            wait_past(ann, v)  # the move
+        elif not turn:
+            wait_past(ann, v)  # the bot's move
+        # else: the status came before its form in the same frame's swap: look again
     expect(ann.locator(".hand-summary")).to_contain_text("Hand 1")
     expect(ben.locator(".hand-summary")).to_contain_text("Hand 1")
     for c in contexts:

@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGS = [code for code, _ in settings.LANGUAGES if code != "en"]
 DOMAINS = ("django", "djangojs")
 # What makemessages reads: the project's own code and templates.
-SOURCES = ("accounts", "euchre_site", "games", "notifications", "stats", "templates", "static")
+SOURCES = (
+    "accounts", "euchre_site", "games", "notifications", "stats", "social", "chat", "daily",
+    "templates", "static",
+)  # fmt: skip
 
 
 def _catalog(lang: str, domain: str) -> polib.POFile:
