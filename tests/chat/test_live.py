@@ -208,7 +208,7 @@ def test_refusals_over_the_socket_go_to_the_sender_only_and_change_nothing(
         bob = await open_page(game.table_id, seated[1])
         watcher = await open_page(game.table_id, outsider)
         carol = await open_page(game.table_id, seated[2])
-        cases = [
+        cases: list[tuple[Any, dict[str, Any], str]] = [
             (bob, {"text": "x" * 201}, "at most 200 characters"),
             (bob, {"text": "nul\u0000"}, "cannot be shown"),
             (bob, {"phrase": "nope"}, "no such quick phrase"),
