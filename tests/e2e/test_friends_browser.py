@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .helpers import sign_up, take_a_turn, version
 
@@ -17,7 +18,7 @@ from .helpers import sign_up, take_a_turn, version
 def wait_past(page: Page, v: int) -> None:
     """Until the table is past version `v` (a bot may move twice in a row)."""
     page.wait_for_function(
-        "v => +document.querySelector('#table').dataset.version > v", arg=v, timeout=15000
+        "v => +document.querySelector('#table').dataset.version > v", arg=v, timeout=30000
     )
 
 
@@ -107,12 +108,17 @@ def test_friends_invite_by_name_and_play_a_hand(
         for p in pages:  # both pages up to date before asking whose turn it is
             wait_past(p, v - 1)
         turn = [p for p in pages if p.locator("#table .status").get_by_text("Your turn.").count()]
-        if turn and turn[0].locator("#act-form button").count():
-            take_a_turn(turn[0])
-            wait_past(ann, v)  # the move
-        elif not turn:
+        if not turn:
             wait_past(ann, v)  # the bot's move
-        # else: the status came before its form in the same frame's swap: look again
+            continue
+        turn[0].set_default_timeout(5000)
+        try:
+            take_a_turn(turn[0])
+        except PlaywrightTimeout:
+            continue  # a frame replaced the form under the click: look again
+        finally:
+            turn[0].set_default_timeout(30000)
+        wait_past(ann, v)  # the move
     expect(ann.locator(".hand-summary")).to_contain_text("Hand 1")
     expect(ben.locator(".hand-summary")).to_contain_text("Hand 1")
     for c in contexts:
