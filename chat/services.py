@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from euchre_site import push
+from euchre_site.refusal import Refusal
 from games import access, presence
 from games import realtime as game_realtime
 from games.models import Game, Seat, Table
@@ -36,14 +37,8 @@ CONTEXT_BEFORE, CONTEXT_AFTER = 10, 5  # messages kept around a reported one
 NOTIFY_KIND = "chat"
 
 
-class ChatError(Exception):
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if status is not None:
-            self.status = status
+class ChatError(Refusal):
+    """A chat message or report refused (see Refusal)."""
 
 
 def clean_text(raw: str) -> str:

@@ -321,20 +321,21 @@ def daily_table_create(
         return _game_start(table, 1, fixed)
 
 
+def _locked_games() -> Any:
+    """Games locked for a change, with their table and its seats' users loaded."""
+    return (
+        Game.objects.select_for_update()
+        .select_related("table")
+        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("user")))
+    )
+
+
 def game_stop(*, game_id: int) -> bool:
     """End a game before its last hand (a daily deal left half-played, or its
     day over): the hand in progress is not played on and counts for nobody;
     no winner. Returns whether it stopped now (False if it was over already)."""
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update()
-            .select_related("table")
-            .prefetch_related(
-                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
-            )
-            .filter(pk=game_id)
-            .first()
-        )
+        game = _locked_games().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING:
             return False
         now = timezone.now()
@@ -617,14 +618,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
     if not isinstance(action, dict) or "seat" in action:
         raise GameError(_("That is not a move."))
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update()
-            .select_related("table")
-            .prefetch_related(
-                Prefetch("table__seats", queryset=Seat.objects.select_related("user"))
-            )
-            .get(pk=game_id)
-        )
+        game = _locked_games().get(pk=game_id)
         table = game.table
         seats = {s.position: s for s in table.seats.all()}
         seat = actor.seat_at(game, seats)

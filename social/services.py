@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from euchre_site.refusal import Refusal
 from games import realtime as game_realtime
 from games import services as game_services
 from games.models import Seat, Table
@@ -29,14 +30,8 @@ User = get_user_model()
 MAX_NAME = 150  # accounts.User.username's length
 
 
-class SocialError(Exception):
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if status is not None:
-            self.status = status
+class SocialError(Refusal):
+    """A friend, block or invitation request refused (see Refusal)."""
 
 
 def player_named(name: str) -> Any:

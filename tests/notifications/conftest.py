@@ -3,6 +3,7 @@ and Celery run in-process (eager) unless a test uses the real worker below."""
 
 from __future__ import annotations
 
+import contextlib
 import email
 import io
 import ipaddress
@@ -194,22 +195,32 @@ def notification_worker(
     stop(proc)
 
 
-@pytest.fixture
-def worker_mail(notification_worker: MailDir) -> Iterator[MailDir]:
-    """Route this test's notification tasks to the real worker (not eager)."""
+@contextlib.contextmanager
+def on_the_worker(maildir: MailDir, *task_patterns: str) -> Iterator[MailDir]:
+    """Tasks matching `task_patterns` go to the real worker (not eager), the
+    games' own tasks nowhere, while inside; the mail folder starts empty."""
     celery_conf(task_always_eager=False)
     routes = app.conf.task_routes
     _set_routes(
         {
-            "notifications.tasks.*": {"queue": WORKER_QUEUE},
+            **{pattern: {"queue": WORKER_QUEUE} for pattern in task_patterns},
             "games.tasks.*": {"queue": VOID_QUEUE},
         }
     )
-    notification_worker.clear()
-    yield notification_worker
-    _set_routes(routes)
-    with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(VOID_QUEUE)
+    maildir.clear()
+    try:
+        yield maildir
+    finally:
+        _set_routes(routes)
+        with app.connection_for_write() as conn:
+            conn.default_channel.queue_purge(VOID_QUEUE)
+
+
+@pytest.fixture
+def worker_mail(notification_worker: MailDir) -> Iterator[MailDir]:
+    """Route this test's notification tasks to the real worker (not eager)."""
+    with on_the_worker(notification_worker, "notifications.tasks.*") as maildir:
+        yield maildir
 
 
 def _set_routes(routes: Any) -> None:
