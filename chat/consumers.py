@@ -62,8 +62,8 @@ class TableChatConsumer(TableConsumer):
 
     def _chat_snapshot(self) -> str:
         key, table = self._compose_key()
-        if table is None:
-            return ""  # the table is gone
+        if table is None or table.daily_date is not None:
+            return ""  # the table is gone, or a daily deal's (no chat)
         messages = selectors.recent(self.table_id, self.user.pk)
         self.chat_ids = self.chat_ids | {m.pk for m in messages}
         first = self.compose_key is None

@@ -70,6 +70,9 @@ def too_long() -> str:
 def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -> Message:
     """Send a quick phrase (its code) or a free text to the table's chat."""
     phrase, text = phrase or "", text or ""
+    if table.daily_date is not None:
+        # Translators: a chat message was sent at a daily deal's table (one player and two bots).
+        raise ChatError(_("There is no chat at a daily deal's table."), 403)
     if phrase:
         if text.strip():
             raise ChatError(_("Send a quick phrase or a message, not both."))

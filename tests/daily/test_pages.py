@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from chat.models import Message
 from daily import services
 from daily.models import DailyDeal, Entry
 from games.models import Game, Hand, Table
@@ -61,6 +62,19 @@ def test_nobody_else_sees_a_daily_table_not_even_with_its_invitation_link(
     assert bob_client.get(table.get_absolute_url()).status_code == 404
     bob_client.get(table.invite_url())
     assert bob_client.get(table.get_absolute_url()).status_code == 404
+
+
+def test_a_daily_table_has_no_chat(alice: Any) -> None:
+    """One player against two bots: no chat panel, and a forged message is refused."""
+    client = client_for(alice)
+    table = start(client)
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert 'id="chat"' not in html and "Table chat" not in html
+    for fields in ({"phrase": "gg"}, {"text": "hello"}):
+        response = client.post(reverse("chat:send", args=[table.pk]), fields)
+        assert response.status_code == 403
+        assert "There is no chat at a daily deal&#x27;s table." in response.content.decode()
+    assert not Message.objects.filter(table=table).exists()
 
 
 def test_the_comparison_opens_after_ones_own_attempt_and_a_second_attempt_is_refused(

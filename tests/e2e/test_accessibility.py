@@ -15,6 +15,7 @@ from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import Browser, Page
 
+from daily import services as daily
 from games import services
 from games.models import Game
 from social import services as social
@@ -90,6 +91,8 @@ def test_every_page_type_passes_axe_at_both_widths(
     social.friend_request_answer(recipient=alice, sender=carol, accept=True)
     social.friend_request_send(sender=bob, recipient=alice)
     invitation = social.invitation_send(table=waiting, inviter=bob, name="alice", position=2)
+    today = reverse("daily:today")
+    daily_table = daily.attempt_start(user=carol).game.table.get_absolute_url()
     public = ["home", "rules", "account_login", "account_signup"]
     private = [
         reverse("games:lobby"), waiting.get_absolute_url(), reverse("games:my_games"),
@@ -98,7 +101,7 @@ def test_every_page_type_passes_axe_at_both_widths(
         reverse("stats:import"), reverse("notifications:centre"),
         reverse("notifications:preferences"), reverse("accounts:profile"),
         reverse("social:friends"), reverse("social:players") + "?q=o",
-        invitation.get_absolute_url(),
+        invitation.get_absolute_url(), today,
     ]  # fmt: skip
     found = {}
     for label, width in WIDTHS.items():
@@ -113,6 +116,12 @@ def test_every_page_type_passes_axe_at_both_widths(
             page.goto(base_url + url)
             if wrong := problems(page):
                 found[f"{url} {label}"] = wrong
+        # A daily deal's table, as its player sees it (no chat there).
+        page = signed_in(carol, width)
+        response = page.goto(base_url + daily_table)
+        assert response is not None and response.ok
+        if wrong := problems(page):
+            found[f"{daily_table} {label}"] = wrong
     assert not found, "\n".join(f"{k}: {v}" for k, v in found.items())
 
 
