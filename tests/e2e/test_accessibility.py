@@ -92,7 +92,9 @@ def test_every_page_type_passes_axe_at_both_widths(
     social.friend_request_send(sender=bob, recipient=alice)
     invitation = social.invitation_send(table=waiting, inviter=bob, name="alice", position=2)
     today = reverse("daily:today")
-    daily_table = daily.attempt_start(user=carol).game.table.get_absolute_url()
+    daily_game = daily.attempt_start(user=carol).game
+    assert daily_game is not None
+    daily_table = daily_game.table.get_absolute_url()
     public = ["home", "rules", "account_login", "account_signup"]
     private = [
         reverse("games:lobby"), waiting.get_absolute_url(), reverse("games:my_games"),
