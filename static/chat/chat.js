@@ -51,8 +51,8 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     const form = event.detail.elt;
     if (!(form instanceof HTMLFormElement) || !event.detail.successful) return;
-    if (form.classList.contains("chat-mute")) {
-      // Their messages go at once; the socket no longer brings new ones.
+    if (form.classList.contains("chat-mute") || form.classList.contains("chat-block")) {
+      // Muted or blocked, their messages go at once; the socket no longer brings new ones.
       for (const li of document.querySelectorAll(`#chat-log li[data-sender="${form.dataset.sender}"]`)) {
         li.remove();
       }

@@ -169,9 +169,11 @@ def test_the_page_opens_with_the_conversation_minus_hidden_senders(
     assert "from alice" not in for_carol and "from bob" not in for_carol
     for_bob = client_for(bob).get(f"/tables/{game.table_id}/").content.decode()
     assert all(w in for_bob for w in ("from alice", "from bob", "from carol"))
-    # Each message of another has its Mute button, posting to the social app.
-    assert 'action="/players/alice/mute/"' in for_bob
+    # Each message of another has its Mute and Block buttons, posting to the social app.
+    assert 'action="/players/alice/mute/"' in for_bob and "Mute alice" in for_bob
+    assert 'action="/players/alice/block/"' in for_bob and "Block alice" in for_bob
     assert 'action="/players/bob/mute/"' not in for_bob
+    assert 'action="/players/bob/block/"' not in for_bob
 
 
 def test_the_phrase_is_written_in_the_readers_language(game: Game, bob: Any, carol: Any) -> None:
