@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 PASSWORD = "browser-secret-88"
 
@@ -46,6 +46,25 @@ def take_a_turn(page: Page) -> None:
         cards.first.click()
         return
     form.locator("button").first.click()
+
+
+def play_against_bots_until(page: Page, over: Locator, *, wait_ms: int = 30000) -> None:
+    """Take the page's turns until `over` shows (the bots move in between);
+    says at which version the bots stopped if they do."""
+    for _ in range(400):
+        mine = page.locator("#table .status").get_by_text("Your turn.")
+        try:
+            expect(mine.or_(over)).to_be_visible(timeout=wait_ms)
+        except AssertionError:
+            raise AssertionError(f"the bots stopped at version {version(page)}") from None
+        if over.count():
+            return
+        v = version(page)
+        take_a_turn(page)
+        expect(page.locator("#table")).not_to_have_attribute(
+            "data-version", str(v), timeout=wait_ms
+        )
+    expect(over).to_be_visible()
 
 
 def open_a_table_against_bots(

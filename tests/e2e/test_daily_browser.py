@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, expect
 
-from .helpers import sign_up, take_a_turn, version
+from .helpers import play_against_bots_until, sign_up
 from .test_accessibility import problems
 
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -31,17 +31,7 @@ def test_a_whole_daily_deal_then_the_comparison(
     expect(page.get_by_text("Hand 1 of 5")).to_be_visible()
 
     over = page.get_by_role("heading", name="Your daily deal is over.")
-    for _ in range(400):
-        mine = page.locator("#table .status").get_by_text("Your turn.")
-        try:
-            expect(mine.or_(over)).to_be_visible(timeout=30000)
-        except AssertionError:
-            raise AssertionError(f"the bots stopped at version {version(page)}") from None
-        if over.count():
-            break
-        v = version(page)
-        take_a_turn(page)
-        expect(page.locator("#table")).not_to_have_attribute("data-version", str(v), timeout=30000)
+    play_against_bots_until(page, over)
     expect(over).to_be_visible()
     scored = page.locator(".daily-over").get_by_text(re.compile(r"^You scored \d+ points?\.$"))
     expect(scored).to_be_visible()

@@ -5,7 +5,14 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import open_a_table_against_bots, sign_up, take_a_turn, version, wait_for_version
+from .helpers import (
+    open_a_table_against_bots,
+    play_against_bots_until,
+    sign_up,
+    take_a_turn,
+    version,
+    wait_for_version,
+)
 
 
 def test_three_players_create_join_and_play_a_whole_hand(browser: Browser, base_url: str) -> None:
@@ -58,19 +65,7 @@ def test_a_whole_game_to_five_points_against_two_bots(
     open_a_table_against_bots(page, base_url, "dave", "Me and the bots", 5, ("easy", "medium"))
 
     over = page.get_by_role("heading", name=re.compile(r"won the game"))
-    for _ in range(400):
-        if over.count():
-            break
-        mine = page.locator("#table .status").get_by_text("Your turn.")
-        try:
-            expect(mine.or_(over)).to_be_visible(timeout=20000)
-        except AssertionError:
-            raise AssertionError(f"the bots stopped at version {version(page)}") from None
-        if over.count():
-            break
-        v = version(page)
-        take_a_turn(page)
-        expect(page.locator("#table")).not_to_have_attribute("data-version", str(v), timeout=15000)
+    play_against_bots_until(page, over, wait_ms=20000)
     expect(over).to_be_visible()
     expect(page.get_by_role("button", name="Rematch, same seats")).to_be_visible()
     expect(page.get_by_role("link", name="Download the game record")).to_be_visible()
