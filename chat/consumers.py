@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
@@ -34,6 +33,7 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import is_ratelimited
 
 from euchre_site import safe_json
+from euchre_site.socket_db import database_sync_to_async
 from games import access
 from games.consumers import TableConsumer
 from games.models import Table

@@ -85,21 +85,22 @@ def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -
     if seat is None and not selectors.spectators_may_chat(table.pk):
         raise ChatError(_("Only the players at this table can write in its chat."), 403)
     now = timezone.now()
+    # Read before the transaction: on SQLite (immediate transactions) it holds
+    # the database's one write lock, which the worker's moves wait for; the
+    # insert alone keeps it shortest. Two equal messages racing past the
+    # repeat check within milliseconds is harmless.
+    last = (
+        Message.objects.filter(table=table, sender=user, created__gt=now - REPEAT_WINDOW)
+        .order_by("-created", "-pk")
+        .first()
+    )
+    if last is not None and (last.phrase, last.text) == (phrase, text):
+        # Translators: the same chat message was sent twice within a few seconds.
+        raise ChatError(_("You have just sent that."), 409)
+    game_id = (
+        Game.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
+    )
     with transaction.atomic():
-        last = (
-            Message.objects.filter(table=table, sender=user, created__gt=now - REPEAT_WINDOW)
-            .order_by("-created", "-pk")
-            .first()
-        )
-        if last is not None and (last.phrase, last.text) == (phrase, text):
-            # Translators: the same chat message was sent twice within a few seconds.
-            raise ChatError(_("You have just sent that."), 409)
-        game_id = (
-            Game.objects.filter(table=table)
-            .order_by("-number")
-            .values_list("pk", flat=True)
-            .first()
-        )
         message = Message.objects.create(
             table=table,
             game_id=game_id,

@@ -7,12 +7,13 @@ import asyncio
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+
+from euchre_site.socket_db import database_sync_to_async
 
 from . import access, presence, realtime, services, tasks
 from .models import Seat, Table

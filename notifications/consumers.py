@@ -7,10 +7,10 @@ import contextlib
 import logging
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from euchre_site.socket_db import database_sync_to_async
 from games import presence
 
 from . import realtime, services, texts
