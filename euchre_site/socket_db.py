@@ -31,9 +31,11 @@ class SocketDatabaseSyncToAsync(SyncToAsync):  # type: ignore[type-arg]
             for conn in connections.all(initialized_only=True):
                 raw = conn.connection
                 if raw is not None and getattr(conn, "kept_connection", None) is not raw:
-                    # Opened by this call: it lives KEEP_SECONDS at least.
+                    # Opened by this call: it lives KEEP_SECONDS at least
+                    # (close_at None: CONN_MAX_AGE None, it lives on anyway).
                     conn.kept_connection = raw  # type: ignore[attr-defined]
-                    conn.close_at = max(conn.close_at or 0.0, time.monotonic() + KEEP_SECONDS)
+                    if conn.close_at is not None:
+                        conn.close_at = max(conn.close_at, time.monotonic() + KEEP_SECONDS)
             close_old_connections()
 
 
