@@ -117,6 +117,10 @@ def service_env(redis_url: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="euchre_site.settings",
         REDIS_URL=redis_url,
         BOT_MOVE_DELAY="0",
+        # Bots answer at once here, so a browser test's player moves faster than
+        # any person could (a whole daily deal passed 40 moves in 10 s); the
+        # limit itself is tested in tests/games/test_views.py.
+        TABLE_POST_RATE="400/10s",
         PYTHONUNBUFFERED="1",
     )
     if db["ENGINE"].endswith("sqlite3"):
