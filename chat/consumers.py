@@ -26,11 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django_ratelimit.core import is_ratelimited
 
 from euchre_site import safe_json
 from euchre_site.socket_db import database_sync_to_async
@@ -62,7 +60,7 @@ class TableChatConsumer(TableConsumer):
 
     def _chat_snapshot(self) -> str:
         key, table = self._compose_key()
-        if table is None or table.daily_date is not None:
+        if table is None or not selectors.has_chat(table):
             return ""  # the table is gone, or a daily deal's (no chat)
         messages = selectors.recent(self.table_id, self.user.pk)
         self.chat_ids = self.chat_ids | {m.pk for m in messages}
@@ -125,7 +123,7 @@ class TableChatConsumer(TableConsumer):
         phrase, text = data.get("phrase", ""), data.get("text", "")
         if not isinstance(phrase, str) or not isinstance(text, str):
             phrase, text = "?", ""  # refused as an unknown phrase
-        error = await database_sync_to_async(self._chat_send)(phrase[:32], text)
+        error = await database_sync_to_async(self._chat_send)(phrase, text)
         if error:
             with translation.override(self.language):
                 await self.send(text_data=render.error_html(error))
@@ -133,17 +131,15 @@ class TableChatConsumer(TableConsumer):
     def _chat_send(self, phrase: str, text: str) -> str:
         """Send as the chat's view does; the refusal's words (in the page's language), or ""."""
         with translation.override(self.language):
-            request = HttpRequest()
-            request.user = self.user
-            if is_ratelimited(
-                request, group="chat", key="user", rate=settings.CHAT_RATE, increment=True
-            ):
-                return _("You are sending messages too fast: wait a few seconds and try again.")
             table = Table.objects.prefetch_related("seats").filter(pk=self.table_id).first()
             if table is None or not access.may_view(self.user, table, self.scope.get("session")):
                 return _("This table was closed.")
+            request = HttpRequest()
+            request.user = self.user
             try:
-                services.message_send(table=table, user=self.user, text=text, phrase=phrase)
+                services.message_send_limited(
+                    request=request, table=table, text=text, phrase=phrase
+                )
             except services.ChatError as exc:
                 return exc.message
             return ""

@@ -20,6 +20,11 @@ def spectators_may_chat(table_id: int) -> bool:
     return TableChat.objects.filter(table_id=table_id, spectators_may_chat=True).exists()
 
 
+def has_chat(table: Table) -> bool:
+    """Every table has a chat but a daily deal's (one player against two bots)."""
+    return not table.is_daily
+
+
 def hidden_from(sender_id: int) -> list[int]:
     """The readers who do not see `sender_id`'s messages: they muted or blocked them."""
     muters = Mute.objects.filter(muted_id=sender_id).values_list("muter_id", flat=True)

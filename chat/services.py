@@ -14,11 +14,13 @@ import logging
 import unicodedata
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_ratelimit.core import is_ratelimited
 
 from euchre_site import push
 from euchre_site.refusal import Refusal
@@ -35,6 +37,7 @@ MAX_RAW = 2000  # characters of a text field looked at, at all
 REPEAT_WINDOW = datetime.timedelta(seconds=10)  # the same words twice within it: a double send
 CONTEXT_BEFORE, CONTEXT_AFTER = 10, 5  # messages kept around a reported one
 NOTIFY_KIND = "chat"
+MAX_CODE = 32  # characters of a quick phrase's code (or a report's reason) read
 
 
 class ChatError(Refusal):
@@ -67,10 +70,21 @@ def too_long() -> str:
     return _("A message can be at most %(n)d characters long.") % {"n": MAX_TEXT}
 
 
+def message_send_limited(*, request: Any, table: Table, text: str, phrase: str) -> Message:
+    """`message_send` for `request.user` behind the per-player rate limit
+    (CHAT_RATE, every try counted): the chat's view and the table socket
+    both send this way."""
+    if is_ratelimited(request, group="chat", key="user", rate=settings.CHAT_RATE, increment=True):
+        # Translators: the reader sent many chat messages in a short time.
+        said = _("You are sending messages too fast: wait a few seconds and try again.")
+        raise ChatError(said, 429)
+    return message_send(table=table, user=request.user, text=text, phrase=phrase[:MAX_CODE])
+
+
 def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -> Message:
     """Send a quick phrase (its code) or a free text to the table's chat."""
     phrase, text = phrase or "", text or ""
-    if table.daily_date is not None:
+    if not selectors.has_chat(table):
         # Translators: a chat message was sent at a daily deal's table (one player and two bots).
         raise ChatError(_("There is no chat at a daily deal's table."), 403)
     if phrase:

@@ -23,7 +23,6 @@ from games.models import Table
 from . import selectors, services
 
 REFUSED_HEADER = "X-Chat-Refused"
-MAX_CODE = 32
 
 
 def _table(request: HttpRequest, table_id: int) -> Table:
@@ -64,16 +63,12 @@ def _too_many(request: HttpRequest, group: str, rate: str) -> bool:
 @require_POST
 def send(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(request, table_id)
-    if _too_many(request, "chat", settings.CHAT_RATE):
-        # Translators: the reader sent many chat messages in a short time.
-        said = _("You are sending messages too fast: wait a few seconds and try again.")
-        return _refused(request, table.pk, said, 429)
     try:
-        services.message_send(
+        services.message_send_limited(
+            request=request,
             table=table,
-            user=request.user,
             text=request.POST.get("text", ""),
-            phrase=request.POST.get("phrase", "")[:MAX_CODE],
+            phrase=request.POST.get("phrase", ""),
         )
     except services.ChatError as exc:
         return _refused(request, table.pk, exc.message, exc.status)
@@ -115,7 +110,7 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
         return _refused(request, message.table_id, said, 429)
     try:
         _report, created = services.message_report(
-            message=message, user=user, reason=request.POST.get("reason", "")[:MAX_CODE]
+            message=message, user=user, reason=request.POST.get("reason", "")[: services.MAX_CODE]
         )
     except services.ChatError as exc:
         return _refused(request, message.table_id, exc.message, exc.status)

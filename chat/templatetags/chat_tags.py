@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
 
 from games import access
 from games.models import Game
@@ -29,14 +30,23 @@ def compose_for(table: Any, user: Any, *, request: Any = None, oob: bool = False
     )
 
 
-@register.inclusion_tag("chat/_panel.html", takes_context=True)
-def chat_panel(context: Any, table: Any) -> dict[str, Any]:
+@register.simple_tag(takes_context=True)
+def chat_panel(context: Any, table: Any) -> str:
+    """The table page's chat, or nothing at a table without one (a daily deal's)."""
+    if not selectors.has_chat(table):
+        return ""
     request = context["request"]
     user = request.user
-    return {
-        "log_html": render.log_html(selectors.recent(table.pk, user.pk), user.pk, request=request),
-        "compose_html": compose_for(table, user, request=request),
-    }
+    return render_to_string(
+        "chat/_panel.html",
+        {
+            "log_html": render.log_html(
+                selectors.recent(table.pk, user.pk), user.pk, request=request
+            ),
+            "compose_html": compose_for(table, user, request=request),
+        },
+        request=request,
+    )
 
 
 @register.inclusion_tag("chat/_game_chat.html", takes_context=True)

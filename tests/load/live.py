@@ -291,13 +291,15 @@ async def chat_poster(
     """One message per table every `every` seconds, each table from a random
     moment of the first period, each time by the next seated player: over
     that seat's socket (`via` "socket"), or posted to the chat's view ("http")."""
+    import heapq
     import json
     import random
 
     loop = asyncio.get_running_loop()
     pool = ThreadPoolExecutor(8, thread_name_prefix="load-chat")
     start = time.monotonic()
-    due = sorted((start + random.uniform(0, every), i) for i in range(len(setups)))
+    due = [(start + random.uniform(0, every), i) for i in range(len(setups))]
+    heapq.heapify(due)  # (when, table index): the next message due first
     sent = [0] * len(setups)
     pending: set[asyncio.Task[None]] = set()
 
@@ -325,13 +327,12 @@ async def chat_poster(
 
     try:
         while True:
-            when, i = due.pop(0)
+            when, i = heapq.heappop(due)
             await asyncio.sleep(max(0.0, when - time.monotonic()))
             task = asyncio.create_task(one(i))
             pending.add(task)
             task.add_done_callback(pending.discard)
-            due.append((when + every, i))
-            due.sort()
+            heapq.heappush(due, (when + every, i))
     finally:
         for task in list(pending):
             task.cancel()
