@@ -161,8 +161,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # A task a dead worker held unacknowledged goes back to the queue after this
-# long (Redis broker). It must exceed the longest countdown (LIVE_GRACE_SECONDS);
-# a task delivered twice is harmless, the game version makes the second a no-op.
+# long (Redis broker). It must exceed the longest countdown (LIVE_GRACE_SECONDS;
+# the bots' pauses, BOT_HAND_PAUSE at most, are seconds); a task delivered
+# twice is harmless, the game version makes the second a no-op.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)
 }
@@ -317,7 +318,14 @@ LOGGING = {
 }
 
 # --- Game settings
+# Seconds before a bot's move (and the only-card auto-play), so people can follow
+# the play. In live games a bot also waits BOT_TRICK_PAUSE after a completed
+# trick (the winner is named before the next lead) and BOT_HAND_PAUSE after a
+# hand (about 1 s to see the last trick taken, then 4 s for the hand's result);
+# by-turns games always use BOT_MOVE_DELAY.
 BOT_MOVE_DELAY = env.float("BOT_MOVE_DELAY", default=0.7)
+BOT_TRICK_PAUSE = env.float("BOT_TRICK_PAUSE", default=1.5)
+BOT_HAND_PAUSE = env.float("BOT_HAND_PAUSE", default=5.0)
 # Moves and seat changes a player may post (django-ratelimit): far above any
 # real pace of play, low enough that a script hammering the server is turned away.
 TABLE_POST_RATE = env.str("TABLE_POST_RATE", default="40/10s")

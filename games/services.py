@@ -664,7 +664,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
         _count_timeouts(seats[seat], timed_out=actor.kind == "timeout", person=actor.kind != "bot")
         # The rows loaded under the lock are the committed ones: the broadcast
         # renders from them instead of reading them again.
-        _after_move(game, new_state, hand)
+        _after_move(game, new_state, hand, previous=state)
     return MoveResult(game=game, state=new_state)
 
 
@@ -721,14 +721,18 @@ def _store_move(game: Game, hand: Hand, state: GameState) -> tuple[GameState, Ha
     return next_state, next_hand
 
 
-def _after_move(game: Game, state: GameState, hand: Hand | None = None) -> None:
+def _after_move(
+    game: Game, state: GameState, hand: Hand | None = None, *, previous: GameState | None = None
+) -> None:
     """After the commit: push the table, queue the bot's move, tell the players.
     Each is `robust`: the move is stored whatever happens to Redis; a lost push
     is healed by the sockets' resync and a lost bot move by the sweeper.
 
     With `hand` (the game's current hand row), `game` is the row as committed,
     with its table's seats and their users loaded, and the push renders from
-    them and `state`, without reading the game again.
+    them and `state`, without reading the game again. `previous` is the state
+    before the move (a move; None for a start or a seat change): it sets the
+    pause before the next bot move (`bot_countdown`).
     """
     from . import realtime, tasks
 
@@ -743,22 +747,36 @@ def _after_move(game: Game, state: GameState, hand: Hand | None = None) -> None:
     if cur is not None and cur.to_act is not None:
         seat = next(s for s in game.table.seats.all() if s.position == cur.to_act)
         if seat.is_bot:
+            countdown = bot_countdown(game.table, previous, state)
             transaction.on_commit(
-                lambda: tasks.play_bot_turn.apply_async(
-                    (game_id, version), countdown=settings.BOT_MOVE_DELAY
-                ),
+                lambda: tasks.play_bot_turn.apply_async((game_id, version), countdown=countdown),
                 robust=True,
             )
         elif seat.user is not None and seat.user.play_only_card and only_card(cur):
+            countdown = bot_countdown(game.table, previous, state)
             transaction.on_commit(
-                lambda: tasks.play_only_card.apply_async(
-                    (game_id, version), countdown=settings.BOT_MOVE_DELAY
-                ),
+                lambda: tasks.play_only_card.apply_async((game_id, version), countdown=countdown),
                 robust=True,
             )
     # People are told of their turns in by-turns games, and of every start and end.
     if game.table.mode == Table.Mode.TURNS or game.status == Game.Status.FINISHED or version == 1:
         transaction.on_commit(lambda: tasks.tell_players.delay(game_id, version), robust=True)
+
+
+def bot_countdown(table: Table, previous: GameState | None, state: GameState) -> float:
+    """Seconds before the site moves after the move from `previous` to `state`
+    (a bot's move, or a player's only card). In a live game the table names a
+    trick's winner before the next lead (BOT_TRICK_PAUSE) and shows a hand's
+    result before the next deal is bid on (BOT_HAND_PAUSE); otherwise, and
+    after anything but a move, BOT_MOVE_DELAY. From the states alone: no query."""
+    if previous is None or table.mode != Table.Mode.LIVE:
+        return settings.BOT_MOVE_DELAY
+    if len(state.hands) > len(previous.hands):  # the hand ended and the next was dealt
+        return settings.BOT_HAND_PAUSE
+    before, after = previous.current, state.current
+    if before is not None and after is not None and sum(after.tricks_won) > sum(before.tricks_won):
+        return settings.BOT_TRICK_PAUSE
+    return settings.BOT_MOVE_DELAY
 
 
 def only_card(cur: engine.HandState | None) -> str | None:

@@ -34,7 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
     _redis.update(proc=proc, url=f"redis://127.0.0.1:{port}/0")
     for name, value in site_settings.redis_settings(str(_redis["url"])).items():
         setattr(settings, name, value)
-    settings.BOT_MOVE_DELAY = 0.0
+    settings.BOT_MOVE_DELAY = settings.BOT_TRICK_PAUSE = settings.BOT_HAND_PAUSE = 0.0
     celery_conf(broker_url=_redis["url"])
 
 
@@ -117,6 +117,8 @@ def service_env(redis_url: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="euchre_site.settings",
         REDIS_URL=redis_url,
         BOT_MOVE_DELAY="0",
+        BOT_TRICK_PAUSE="0",
+        BOT_HAND_PAUSE="0",
         # Bots answer at once here, so a browser test's player moves faster than
         # any person could (a whole daily deal passed 40 moves in 10 s); the
         # limit itself is tested in tests/games/test_views.py.

@@ -14,11 +14,16 @@ For each table it creates three players and one spectator (`load-<run>-...`),
 seats the players (the third join starts the game), signs a websocket
 listener in on every seat and one spectator, and only then hands the three
 seats to bots (`--level`), so no version is missed. From then on the Celery
-worker of `make run` plays every move at its default pace (BOT_MOVE_DELAY).
+worker of `make run` plays every move at its default pace: BOT_MOVE_DELAY,
+BOT_TRICK_PAUSE after a move that completed a trick, BOT_HAND_PAUSE after a
+move that ended a hand (the tables are live).
 
 Measured, after the set-up and a short warm-up:
 
 - moves per second: version increments stored in the database in the window;
+- the bots' pace: seconds per move per table, against the pauses the bots
+  were due to make before those moves (from the stored hands: a trick's last
+  card, a hand's last move), and each move's lag behind its due pause;
 - latency: from a move's commit (`data-moved-at` of the frame, epoch ms set
   just before the commit) to each listener receiving its frame, for moves
   committed in the window; the snapshot a socket gets on connect is not counted;
@@ -182,6 +187,49 @@ def game_versions(table_ids: list[int]) -> dict[int, tuple[int, int, str]]:
             "id", "table_id", "version", "status"
         )
     }
+
+
+def pauses_after_moves(game_ids: list[int]) -> dict[tuple[int, int], float]:
+    """(game id, version) -> the seconds the bots pause after the move that made
+    that version, where it is not BOT_MOVE_DELAY: BOT_HAND_PAUSE after a hand's
+    last move, BOT_TRICK_PAUSE after the last card of a trick (as
+    games.services.bot_countdown chooses them in a live game). The hand records
+    and the game's version are read in one query, so they agree: after the
+    seat changes of the set-up, each live step of a hand is one version (the
+    record writes the maker's two, use the dummy and keep five, as one action)."""
+    from django.conf import settings
+
+    from games import engine
+    from games.models import Hand
+
+    records: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+    for game_id, version, record in (
+        Hand.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values_list("game_id", "game__version", "record")
+    ):
+        records.setdefault(game_id, (version, []))[1].append(record)
+    out: dict[tuple[int, int], float] = {}
+    for game_id, (version, hands) in records.items():
+        steps = [
+            [2 if a["type"] == "dummy" and "keep" in a else 1 for a in r["actions"]] for r in hands
+        ]
+        v = version - sum(map(sum, steps))  # the version before the game's first move
+        for record, hand_steps in zip(hands, steps, strict=True):
+            state = engine.hand_from_record(record, pending_keep=True)
+            ends, cards = set(), 0  # the number of cards played when each trick was complete
+            for trick in engine.view(state, None)["tricks"]:
+                cards += len(trick["cards"])
+                ends.add(cards)
+            played = 0
+            for n, (action, step) in enumerate(zip(record["actions"], hand_steps, strict=True)):
+                v += step
+                played += action["type"] == "play"
+                if state.over and n == len(hand_steps) - 1:
+                    out[(game_id, v)] = settings.BOT_HAND_PAUSE
+                elif action["type"] == "play" and played in ends:
+                    out[(game_id, v)] = settings.BOT_TRICK_PAUSE
+    return out
 
 
 def rematch_finished(setups: list[TableSetup]) -> tuple[int, list[str]]:
@@ -468,9 +516,9 @@ class Stats:
     out_of_order: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     window_versions: set[tuple[int, int]] = field(default_factory=set)
-    # Spectators: how much later than BOT_MOVE_DELAY after the previous move each move came.
-    bot_delay_ms: float = 700.0
-    lags: list[float] = field(default_factory=list)
+    # Spectators: (game, version, ms after the previous version's commit) of each
+    # move; set against the pause due after that previous move once the window is over.
+    gaps: list[tuple[int, int, float]] = field(default_factory=list)
     last_moved: dict[int, tuple[int, float]] = field(default_factory=dict)
     chat_latencies: list[float] = field(default_factory=list)
     chat_frames: int = 0
@@ -534,7 +582,7 @@ class Listener:
             if in_window:
                 st.window_versions.add((game, version))
                 if prev is not None and prev[0] == version - 1 and prev[1] >= st.t0:
-                    st.lags.append(moved_at - prev[1] - st.bot_delay_ms)
+                    st.gaps.append((game, version, moved_at - prev[1]))
             if not math.isnan(moved_at):
                 st.last_moved[game] = (version, moved_at)
 
@@ -713,7 +761,7 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
 
     from django.conf import settings
 
-    stats = Stats(bot_delay_ms=settings.BOT_MOVE_DELAY * 1000)
+    stats = Stats()
     setups: list[TableSetup] = []
     listeners: list[Listener] = []
     tasks: list[asyncio.Task[None]] = []
@@ -854,8 +902,17 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
                 latency_ms_max=chat_lat[-1] if chat_lat else math.nan,
             )
 
+        # The pause due before each move: after a trick or a hand the bots wait longer.
+        pauses = await orm(pauses_after_moves, list(at_end))
+
+        def due(game: int, version: int) -> float:
+            """Seconds the bots were due to pause after `version` of `game`."""
+            return pauses.get((game, version), settings.BOT_MOVE_DELAY)
+
+        lags = sorted(gap - due(g, v - 1) * 1000 for g, v, gap in stats.gaps)
+        paced = [due(g, v - 1) for g, v in stats.window_versions]
+        due_pace = sum(paced) / len(paced) if paced else settings.BOT_MOVE_DELAY
         lat = sorted(stats.latencies)
-        lags = sorted(stats.lags)
         return Result(
             tables=n,
             seconds=window,
@@ -874,7 +931,7 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
             bot_pace=(n * window / moves) if moves else math.nan,
             lag_p50=percentile(lags, 0.50),
             lag_p99=percentile(lags, 0.99),
-            pace_limit=settings.BOT_MOVE_DELAY * args.pace_factor,
+            pace_limit=due_pace * args.pace_factor,
             cpu=cpu_avg,
             error_kinds=stats.errors,
             chat=chat,
@@ -941,7 +998,8 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=1.25,
         help="bots count as at their default pace while seconds per move per table"
-        " <= BOT_MOVE_DELAY x this (default 1.25)",
+        " <= the mean pause due before those moves (BOT_MOVE_DELAY, BOT_TRICK_PAUSE"
+        " after a trick, BOT_HAND_PAUSE after a hand) x this (default 1.25)",
     )
     p.add_argument("--pause", type=float, default=5.0, help="seconds between sweep steps")
     p.add_argument(
