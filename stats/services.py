@@ -8,6 +8,7 @@ only read what is stored here.
 from __future__ import annotations
 
 import datetime
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -440,7 +441,13 @@ def after_game(*, game_id: int) -> str:
     if game is None or game.status != Game.Status.FINISHED:
         return "not over"
     users = game_facts_store(game=game)
-    ratings_update(game=game)
+    if ratings_update(game=game):
+        from games import realtime
+
+        # Pages open at the table show the rating changes now: each renders
+        # itself again (a frame of the game's unchanged version would be
+        # taken for an old one and dropped).
+        transaction.on_commit(partial(realtime.broadcast_table_changed, game.table_id), robust=True)
     for user_id in users:
         player_stats_recompute(user_id=user_id)
     average_stats_recompute()
