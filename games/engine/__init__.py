@@ -1,7 +1,10 @@
 """The rules of three-handed ("Cutthroat") Euchre: pure Python, no Django.
 
 One state type per level (HandState, GameState), few verbs: `legal_actions`,
-`apply`, `view`, `result`, records in and out. See docs/rules.md and
+`apply`, `view`, `result`, records in and out. `verify(state, action)` raises
+the refusal `apply` would raise (IllegalAction with its reason, code and
+params) and `can` says whether it would accept: the one check, for the site,
+the bots and the tests alike. See docs/rules.md and
 docs/hand-record.md.
 """
 
@@ -10,6 +13,8 @@ from .cards import card_name, effective_suit, suit_name, trick_winner
 from .game import (
     GameState,
     GameView,
+    LastHand,
+    ScoreRow,
     game_apply,
     game_deal_hand,
     game_from_record,
@@ -22,14 +27,17 @@ from .game import (
 )
 from .hand import (
     ActionList,
+    HandResult,
     HandState,
     Phase,
     apply,
     call_name,
+    can,
     legal_actions,
     new_hand,
     points,
     result,
+    verify,
 )
 from .records import apply_recorded, hand_from_record, hand_to_record, replay_hand
 from .rules import (
@@ -41,31 +49,41 @@ from .rules import (
     MalformedAction,
     RecordError,
     Rules,
+    RulesDict,
     check_target,
     hand_points,
     opening_lead,
 )
-from .views import HandView, view
+from .views import ActionDict, DealDict, HandView, Refusal, TrickDict, view
 
 __all__ = [
     "TARGET_DEFAULT",
     "TARGET_MAX",
     "TARGET_MIN",
     "Action",
+    "ActionDict",
     "ActionList",
+    "DealDict",
     "EngineError",
     "GameState",
     "GameView",
+    "HandResult",
     "HandState",
     "HandView",
     "IllegalAction",
+    "LastHand",
     "MalformedAction",
     "Phase",
     "RecordError",
+    "Refusal",
     "Rules",
+    "RulesDict",
+    "ScoreRow",
+    "TrickDict",
     "apply",
     "apply_recorded",
     "call_name",
+    "can",
     "card_name",
     "check_target",
     "effective_suit",
@@ -90,6 +108,7 @@ __all__ = [
     "result",
     "suit_name",
     "trick_winner",
+    "verify",
     "view",
 ]
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Any, TypedDict
 
 from .actions import Action
-from .hand import HandState, apply, new_hand, points, result
+from .hand import HandResult, HandState, apply, hand_result, new_hand, points
 from .records import _check_deal, _initial, _replay, hand_to_record
 from .rules import (
     TARGET_DEFAULT,
@@ -16,8 +16,9 @@ from .rules import (
     RecordError,
     Rules,
     check_target,
+    rules_dict,
 )
-from .views import HandView, view
+from .views import ActionDict, DealDict, HandView, TrickDict, view
 
 GAME_FORMAT = "euchre3-game/1"
 _GAME_KEYS = ("format", "target", "rules", "first_dealer", "hand_limit", "hands")
@@ -251,6 +252,25 @@ def game_apply(game: GameState, action: Action) -> GameState:
     return _with_hand(game, (*game._hands[:-1], apply(cur, action)))
 
 
+class LastHand(TypedDict):
+    """The previous completed hand, as the viewer sees it: `game_view`'s
+    `last_hand` (declared loosely for now, as HandView explains)."""
+
+    dealer: int
+    result: HandResult
+    deal: DealDict
+    last_trick: TrickDict | None
+    history: list[ActionDict]
+    tricks: list[TrickDict]
+
+
+class ScoreRow(TypedDict):
+    """One completed hand of the score pad."""
+
+    dealer: int
+    result: HandResult
+
+
 class GameView(HandView):
     """`game_view`'s answer: the current (or last) hand's view and the game's public facts."""
 
@@ -262,8 +282,8 @@ class GameView(HandView):
     winner: int | None
     first_dealer: int
     next_dealer: int | None
-    last_hand: dict[str, Any] | None
-    score_pad: list[dict[str, Any]]
+    last_hand: dict[str, Any] | None  # LastHand
+    score_pad: list[ScoreRow]
 
 
 def game_view(game: GameState, seat: int | None) -> GameView:
@@ -279,7 +299,7 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     hands = game._hands
     v = view(hands[-1], seat) if hands else _empty_view(game, seat)
     done = [h for h in hands if h.over]
-    last = None
+    last: dict[str, Any] | None = None  # a LastHand (see HandView on loose fields)
     if done:
         lh = done[-1]
         lv = v if lh is hands[-1] else view(lh, seat)
@@ -302,14 +322,14 @@ def game_view(game: GameState, seat: int | None) -> GameView:
         first_dealer=game._first_dealer,
         next_dealer=game.next_dealer,
         last_hand=last,
-        score_pad=[{"dealer": h.dealer, "result": result(h)} for h in done],
+        score_pad=[{"dealer": h.dealer, "result": hand_result(h)} for h in done],
     )
 
 
 def _empty_view(game: GameState, seat: int | None) -> HandView:
     return {
         "seat": seat,
-        "rules": game._rules.to_dict(),
+        "rules": rules_dict(game._rules),
         "dealer": None,
         "phase": None,
         "to_act": None,
@@ -327,6 +347,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "sitting_out": None,
         "dummy": None,
         "my_discards": [],
+        "kitty_size": 0,
         "history": [],
         "tricks": [],
         "current_trick": [],
@@ -334,6 +355,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "leader": None,
         "tricks_won": [0, 0, 0],
         "legal_actions": [],
+        "refused": [],
         "exchange": None,
         "call_name": None,
         "result": None,

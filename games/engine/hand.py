@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from random import Random
-from typing import Any, SupportsIndex, overload
+from typing import Any, NoReturn, SupportsIndex, TypedDict, overload
 
 from . import actions as A
 from .actions import ACTION_TYPES, Action
@@ -33,7 +33,14 @@ from .cards import (
     deck_cards,
     sort_key,
 )
-from .rules import IllegalAction, MalformedAction, Rules, hand_points, opening_lead
+from .rules import (
+    EngineError,
+    IllegalAction,
+    MalformedAction,
+    Rules,
+    hand_points,
+    opening_lead,
+)
 
 
 class Phase(StrEnum):
@@ -580,18 +587,37 @@ def _ten_cards(state: HandState) -> list[str]:
 
 
 # ---------------------------------------------------------------------------
-# Applying an action
+# Checking an action: the one check, used by `apply`, `verify` and `can`
+#
+# pokerkit's pattern: `verify(state, action)` raises the refusal (with its
+# reason, code and params), `can` wraps it, and `apply` runs the same checks
+# before it changes anything, so what `apply` refuses and what the views say
+# is refused cannot differ. For a play (the hot path) `apply` makes
+# `_check_play`'s tests inline and asks `_check_play` for the refusal when one
+# fails (tests/engine/test_refusals_and_kitty.py holds the two equal).
 
 
-def apply(state: HandState, action: Action) -> HandState:
-    """The state after `action`; raises IllegalAction/MalformedAction and changes nothing."""
-    # The play of a card is most of every hand, so it is handled inline here;
-    # everything else goes through the per-phase functions below.
-    s = state
-    a = action
-    seat = a.seat
-    if s._phase != P_PLAY or seat != s._to_act or a.type != "play":
-        return _apply_other(s, a)
+def verify(state: HandState, action: Action) -> None:
+    """Raise what `apply(state, action)` would raise (IllegalAction, or
+    MalformedAction for a badly formed action), with its reason; else nothing."""
+    if state._phase == P_PLAY and action.seat == state._to_act and action.type == "play":
+        _check_play(state, action)
+    else:
+        _check_other(state, action)
+
+
+def can(state: HandState, action: Action) -> bool:
+    """Whether `apply(state, action)` would accept `action`."""
+    try:
+        verify(state, action)
+    except EngineError:
+        return False
+    return True
+
+
+def _check_play(s: HandState, a: Action) -> int:
+    """The card that `a` (a play by the seat to act, in the play phase) plays,
+    if it may be played now; else the refusal."""
     card = a.card
     try:
         c = _CI_get(card)  # type: ignore[arg-type]
@@ -602,20 +628,208 @@ def apply(state: HandState, action: Action) -> HandState:
             raise MalformedAction("Play a card", "play_a_card")
         raise MalformedAction(f"not a card: {card!r}", "not_a_card")
     b = 1 << c
+    seat = a.seat
+    if not s._hands[seat] & b:
+        if not b & s._i.deck:
+            raise MalformedAction(f"{card} is not in this deck", "not_in_deck", card=card)
+        raise IllegalAction(f"You do not hold the {card_name(c)}", "not_held", card=card)
+    if s._trick and not _playable(s, seat) & b:
+        led = s._led
+        raise IllegalAction(f"You must follow {SUIT_NAMES[led]}", "must_follow", suit=SUITS[led])
+    return c
+
+
+def _check_other(state: HandState, action: Action) -> int:
+    """Every other action's check: the turn and the type, then the phase's own
+    (`_CHECK`). Returns what the phase's check parsed (a suit, a card, a keep's
+    mask), for its `_APPLY` step."""
+    ph = state._phase
+    if ph == P_OVER:
+        raise IllegalAction("The hand is over", "hand_over")
+    seat = action.seat
+    if seat != state._to_act:
+        if type(seat) is not int or not 0 <= seat <= 2:
+            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
+        raise IllegalAction("It is not your turn", "not_your_turn")
+    t = action.type
+    if t not in ACTION_TYPES:
+        raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
+    if ph == P_PLAY:
+        raise IllegalAction("Play a card", "play_a_card")
+    return _CHECK[ph](state, action, t)
+
+
+def _wrong(what: str, code: str, **params: Any) -> IllegalAction:
+    """This phase's decision is not the one sent: `what` says what is awaited."""
+    return IllegalAction(what, code, **params)
+
+
+def _check_joker(s: HandState, a: Action, t: str) -> int:
+    if t != "joker_suit":
+        raise _wrong("The dealer must first name a suit for the Joker", "joker_suit_first")
+    return _suit(a)
+
+
+def _check_bid1(s: HandState, a: Action, t: str) -> int:
+    if t != "pass" and t != "order":
+        dealer = s._i.dealer
+        raise _wrong(
+            f"{call_name(dealer, a.seat)} or pass",
+            "call_or_pass",
+            call=("accept", "order", "assist")[(a.seat - dealer) % 3],
+        )
+    return 0
+
+
+def _check_pickup(s: HandState, a: Action, t: str) -> int:
+    """The dealer's discard (a card) for a pickup, -1 for leaving the up card."""
+    i = s._i
+    if t == "pickup":
+        d = _card(a.discard, "discard", i.deck)
+        if not (s._hands[a.seat] | 1 << i.up) & 1 << d:
+            raise IllegalAction(
+                f"You cannot discard the {card_name(d)}: it is not in your hand",
+                "discard_not_held",
+                card=CARD_STRS[d],
+            )
+        return d
+    if t == "leave":
+        if not _may_leave(i, a.seat):
+            raise IllegalAction(
+                "The dealer who accepted must pick up the up card", "dealer_must_pick_up"
+            )
+        return -1
+    raise _wrong("Pick up the up card or leave it", "pickup_or_leave")
+
+
+def _check_bid2(s: HandState, a: Action, t: str) -> int:
+    """The suit named (-1 for a pass)."""
+    i = s._i
+    if t == "pass":
+        if not _may_pass_bid2(i, a.seat):
+            raise IllegalAction("Stick the dealer: the dealer must name a suit", "stick_the_dealer")
+        return -1
+    if t == "name":
+        x = _suit(a)
+        if not _may_name(i, x):
+            raise IllegalAction(
+                f"You may not name {SUIT_NAMES[x]}, the turned-down suit",
+                "turned_down_suit",
+                suit=SUITS[x],
+            )
+        return x
+    raise _wrong("Name a suit or pass", "name_or_pass")
+
+
+def _check_maker(s: HandState, a: Action, t: str) -> int:
+    """The maker's choice is made before any dummy card is seen: `alone`, or
+    `dummy` without `keep` (the five to keep come next, at `dummy_keep`). A
+    keep sent now is refused whatever it holds, so the refusal tells nothing."""
+    if t == "alone":
+        return 0
+    if t == "dummy":
+        if a.keep is not None:
+            raise IllegalAction(
+                "First choose between using the dummy and going alone; the dummy's cards "
+                "are shown once you choose to use it",
+                "choose_dummy_first",
+            )
+        return 0
+    raise _wrong("Use the dummy or go alone", "dummy_or_alone")
+
+
+def _check_keep(s: HandState, a: Action, t: str) -> int:
+    """The mask of the five cards kept of the maker's hand and the dummy."""
+    if t != "dummy":
+        raise _wrong("Choose the five cards to keep", "choose_keep")
+    keep = a.keep
+    if keep is None:
+        raise MalformedAction("Choose the five cards to keep", "choose_keep")
+    ten = s._hands[a.seat] | s._i.dummy_mask
+    m = 0
+    for k in keep:
+        c = _CI_get(k) if k.__class__ is str else None
+        if c is None or not ten & 1 << c:
+            raise IllegalAction("Keep must be five of the ten cards", "keep_five_of_ten")
+        m |= 1 << c
+    if len(keep) != 5 or m.bit_count() != 5:
+        raise MalformedAction("Keep must be five of the ten cards", "keep_five_of_ten")
+    return m
+
+
+def _check_defender(s: HandState, a: Action, t: str) -> int:
+    if t != "alone" and t != "pass":
+        raise _wrong("Defend alone or pass", "defend_or_pass")
+    return 0
+
+
+def _suit(a: Action) -> int:
+    x = a.suit
+    if x is None:
+        raise MalformedAction("Name a suit", "name_a_suit")
+    if x.__class__ is not str or x not in SUIT_INDEX:
+        raise MalformedAction(f"not a suit: {x!r}", "not_a_suit")
+    return SUIT_INDEX[x]
+
+
+def _card(text: str | None, what: str, deck: int) -> int:
+    if text is None:
+        raise MalformedAction(f"the {what} is missing", "missing_card", field=what)
+    c = _CI_get(text) if text.__class__ is str else None
+    if c is None:
+        raise MalformedAction(f"not a card: {text!r}", "not_a_card")
+    if not deck & 1 << c:
+        raise MalformedAction(f"{text} is not in this deck", "not_in_deck", card=text)
+    return c
+
+
+# Indexed by phase (P_JOKER .. P_DEFENDER, in order).
+_CHECK: tuple[Callable[[HandState, Action, str], int], ...] = (
+    _check_joker,
+    _check_bid1,
+    _check_pickup,
+    _check_bid2,
+    _check_maker,
+    _check_keep,
+    _check_defender,
+)
+
+
+# ---------------------------------------------------------------------------
+# Applying an action: the check above, then the step (which checks nothing)
+
+
+def apply(state: HandState, action: Action) -> HandState:
+    """The state after `action`; raises IllegalAction/MalformedAction (as
+    `verify` does) and changes nothing."""
+    # The play of a card is most of every hand, so it is handled inline here;
+    # everything else goes through the per-phase steps below.
+    s = state
+    a = action
+    seat = a.seat
+    if s._phase != P_PLAY or seat != s._to_act or a.type != "play":
+        v = _check_other(s, a)
+        return _APPLY[s._phase](s, a, a.type, v)
+    # The tests of `_check_play`, inline so that a legal play (the hot path)
+    # costs no call; anything else gets `_check_play`'s refusal.
+    card = a.card
+    try:
+        c = _CI_get(card)  # type: ignore[arg-type]
+    except TypeError:
+        c = None
+    if c is None:
+        _refuse(s, a)
+    b = 1 << c
     i = s._i
     hands = s._hands
     h = hands[seat]
     if not h & b:
-        if not b & i.deck:
-            raise MalformedAction(f"{card} is not in this deck", "not_in_deck", card=card)
-        raise IllegalAction(f"You do not hold the {card_name(c)}", "not_held", card=card)
+        _refuse(s, a)
     trick = s._trick
     if trick:
         led = s._led
         if not _playable(s, seat) & b:
-            raise IllegalAction(
-                f"You must follow {SUIT_NAMES[led]}", "must_follow", suit=SUITS[led]
-            )
+            _refuse(s, a)
     else:
         led = i.eff[c]
     h ^= b
@@ -670,26 +884,10 @@ def apply(state: HandState, action: Action) -> HandState:
     return n
 
 
-def _apply_other(state: HandState, action: Action) -> HandState:
-    ph = state._phase
-    if ph == P_OVER:
-        raise IllegalAction("The hand is over", "hand_over")
-    seat = action.seat
-    if seat != state._to_act:
-        if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
-        raise IllegalAction("It is not your turn", "not_your_turn")
-    t = action.type
-    if t not in ACTION_TYPES:
-        raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
-    if ph == P_PLAY:
-        raise IllegalAction("Play a card", "play_a_card")
-    return _APPLY[ph](state, action, t)
-
-
-def _wrong(what: str, code: str, **params: Any) -> IllegalAction:
-    """This phase's decision is not the one sent: `what` says what is awaited."""
-    return IllegalAction(what, code, **params)
+def _refuse(s: HandState, a: Action) -> NoReturn:
+    """Raise `_check_play`'s refusal of a play that `apply`'s inline tests refused."""
+    _check_play(s, a)
+    raise AssertionError(f"{a} was refused by apply but not by _check_play")  # pragma: no cover
 
 
 def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
@@ -701,10 +899,10 @@ def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
     return n
 
 
-def _apply_joker(s: HandState, a: Action, t: str) -> HandState:
-    if t != "joker_suit":
-        raise _wrong("The dealer must first name a suit for the Joker", "joker_suit_first")
-    x = _suit(a)
+# Each step takes the state, the action, its type and what its check returned.
+
+
+def _apply_joker(s: HandState, a: Action, t: str, x: int) -> HandState:
     i = s._i.copy()
     i.joker_suit = x
     i.up_suit = x
@@ -714,7 +912,7 @@ def _apply_joker(s: HandState, a: Action, t: str) -> HandState:
     return n
 
 
-def _apply_bid1(s: HandState, a: Action, t: str) -> HandState:
+def _apply_bid1(s: HandState, a: Action, t: str, _: int) -> HandState:
     i = s._i
     if t == "pass":
         passes = s._passes + 1
@@ -730,59 +928,34 @@ def _apply_bid1(s: HandState, a: Action, t: str) -> HandState:
             n._to_act = (a.seat + 1) % 3
             n._passes = passes
         return n
-    if t == "order":
-        i = i.copy()
-        i.maker = a.seat
-        _set_trump(i, i.up_suit)
-        n = _next(s, a, i)
-        n._phase = P_PICKUP
-        n._to_act = i.dealer
-        n._passes = 0
-        return n
-    raise _wrong(
-        f"{call_name(i.dealer, a.seat)} or pass",
-        "call_or_pass",
-        call=("accept", "order", "assist")[(a.seat - i.dealer) % 3],
-    )
+    i = i.copy()  # order
+    i.maker = a.seat
+    _set_trump(i, i.up_suit)
+    n = _next(s, a, i)
+    n._phase = P_PICKUP
+    n._to_act = i.dealer
+    n._passes = 0
+    return n
 
 
-def _apply_pickup(s: HandState, a: Action, t: str) -> HandState:
-    i = s._i
+def _apply_pickup(s: HandState, a: Action, t: str, d: int) -> HandState:
+    i = s._i.copy()
     if t == "pickup":
-        d = _card(a.discard, "discard", i.deck)
         seat = a.seat
-        six = s._hands[seat] | 1 << i.up
-        if not six & 1 << d:
-            raise IllegalAction(
-                f"You cannot discard the {card_name(d)}: it is not in your hand",
-                "discard_not_held",
-                card=CARD_STRS[d],
-            )
-        i = i.copy()
         i.up_taken = True
         i.dealer_discard = d
         n = _next(s, a, i)
-        n._hands = _with(s._hands, seat, six ^ 1 << d)
-    elif t == "leave":
-        if not _may_leave(i, a.seat):
-            raise IllegalAction(
-                "The dealer who accepted must pick up the up card", "dealer_must_pick_up"
-            )
-        i = i.copy()
+        n._hands = _with(s._hands, seat, (s._hands[seat] | 1 << i.up) ^ 1 << d)
+    else:  # leave
         i.up_taken = False
         n = _next(s, a, i)
-    else:
-        raise _wrong("Pick up the up card or leave it", "pickup_or_leave")
     n._phase = P_MAKER
     n._to_act = i.maker
     return n
 
 
-def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
-    i = s._i
+def _apply_bid2(s: HandState, a: Action, t: str, x: int) -> HandState:
     if t == "pass":
-        if not _may_pass_bid2(i, a.seat):
-            raise IllegalAction("Stick the dealer: the dealer must name a suit", "stick_the_dealer")
         n = _next(s, a)
         passes = s._passes + 1
         if passes == 3:
@@ -793,74 +966,37 @@ def _apply_bid2(s: HandState, a: Action, t: str) -> HandState:
             n._to_act = (a.seat + 1) % 3
             n._passes = passes
         return n
-    if t == "name":
-        x = _suit(a)
-        if not _may_name(i, x):
-            raise IllegalAction(
-                f"You may not name {SUIT_NAMES[x]}, the turned-down suit",
-                "turned_down_suit",
-                suit=SUITS[x],
-            )
-        i = i.copy()
-        i.maker = a.seat
-        _set_trump(i, x)
-        n = _next(s, a, i)
-        n._phase = P_MAKER
-        n._to_act = a.seat
-        n._passes = 0
-        return n
-    raise _wrong("Name a suit or pass", "name_or_pass")
+    i = s._i.copy()  # name
+    i.maker = a.seat
+    _set_trump(i, x)
+    n = _next(s, a, i)
+    n._phase = P_MAKER
+    n._to_act = a.seat
+    n._passes = 0
+    return n
 
 
-def _apply_maker(s: HandState, a: Action, t: str) -> HandState:
-    """The maker's choice, made before any dummy card is seen: `alone`, or
-    `dummy` without `keep` (the five to keep come next, at `dummy_keep`). A
-    keep sent now is refused whatever it holds, so the refusal tells nothing."""
-    i = s._i
-    seat = a.seat
+def _apply_maker(s: HandState, a: Action, t: str, _: int) -> HandState:
     if t == "alone":
-        i = i.copy()
+        seat = a.seat
+        i = s._i.copy()
         i.alone = (seat,)
         n = _next(s, a, i)
         n._phase = P_DEFENDER
         n._to_act = (seat + 1) % 3
         return n
-    if t == "dummy":
-        if a.keep is not None:
-            raise IllegalAction(
-                "First choose between using the dummy and going alone; the dummy's cards "
-                "are shown once you choose to use it",
-                "choose_dummy_first",
-            )
-        n = _next(s, a)
-        n._phase = P_KEEP
-        return n
-    raise _wrong("Use the dummy or go alone", "dummy_or_alone")
+    n = _next(s, a)  # dummy, chosen before its cards are seen
+    n._phase = P_KEEP
+    return n
 
 
-def _apply_keep(s: HandState, a: Action, t: str) -> HandState:
-    """The five cards the maker keeps of their hand and the dummy. The record
-    holds the choice and the keep as one `dummy` action: this one replaces the
-    keep-less `dummy` that chose the dummy."""
-    i = s._i
+def _apply_keep(s: HandState, a: Action, t: str, m: int) -> HandState:
+    """The record holds the choice and the keep as one `dummy` action: this
+    one replaces the keep-less `dummy` that chose the dummy."""
     seat = a.seat
-    if t != "dummy":
-        raise _wrong("Choose the five cards to keep", "choose_keep")
-    keep = a.keep
-    if keep is None:
-        raise MalformedAction("Choose the five cards to keep", "choose_keep")
-    ten = s._hands[seat] | i.dummy_mask
-    m = 0
-    for k in keep:
-        c = _CI_get(k) if k.__class__ is str else None
-        if c is None or not ten & 1 << c:
-            raise IllegalAction("Keep must be five of the ten cards", "keep_five_of_ten")
-        m |= 1 << c
-    if len(keep) != 5 or m.bit_count() != 5:
-        raise MalformedAction("Keep must be five of the ten cards", "keep_five_of_ten")
-    i = i.copy()
+    i = s._i.copy()
     i.dummy_used = True
-    i.maker_discards = ten ^ m
+    i.maker_discards = (s._hands[seat] | i.dummy_mask) ^ m
     n = s._clone()
     n._actions = s._actions[:-1] + (a,)  # noqa: RUF005
     n._i = i
@@ -870,7 +1006,7 @@ def _apply_keep(s: HandState, a: Action, t: str) -> HandState:
     return n
 
 
-def _apply_defender(s: HandState, a: Action, t: str) -> HandState:
+def _apply_defender(s: HandState, a: Action, t: str, _: int) -> HandState:
     i = s._i
     seat = a.seat
     first = (i.maker + 1) % 3  # type: ignore[operator]
@@ -881,16 +1017,13 @@ def _apply_defender(s: HandState, a: Action, t: str) -> HandState:
         i.sitting_out = other if seat == first else first
         n = _next(s, a, i)
         _start_play(n, i)
-    elif t == "pass":
-        if seat == first:
-            n = _next(s, a)
-            n._to_act = other
-        else:
-            i = i.copy()
-            n = _next(s, a, i)
-            _start_play(n, i)
+    elif seat == first:  # pass
+        n = _next(s, a)
+        n._to_act = other
     else:
-        raise _wrong("Defend alone or pass", "defend_or_pass")
+        i = i.copy()
+        n = _next(s, a, i)
+        _start_play(n, i)
     return n
 
 
@@ -925,35 +1058,16 @@ def _with(hands: tuple[int, int, int], seat: int, m: int) -> tuple[int, int, int
     return (h[0], h[1], h[2])
 
 
-def _suit(a: Action) -> int:
-    x = a.suit
-    if x is None:
-        raise MalformedAction("Name a suit", "name_a_suit")
-    if x.__class__ is not str or x not in SUIT_INDEX:
-        raise MalformedAction(f"not a suit: {x!r}", "not_a_suit")
-    return SUIT_INDEX[x]
-
-
-def _card(text: str | None, what: str, deck: int) -> int:
-    if text is None:
-        raise MalformedAction(f"the {what} is missing", "missing_card", field=what)
-    c = _CI_get(text) if text.__class__ is str else None
-    if c is None:
-        raise MalformedAction(f"not a card: {text!r}", "not_a_card")
-    if not deck & 1 << c:
-        raise MalformedAction(f"{text} is not in this deck", "not_in_deck", card=text)
-    return c
-
-
-_APPLY: dict[int, Callable[[HandState, Action, str], HandState]] = {
-    P_JOKER: _apply_joker,
-    P_BID1: _apply_bid1,
-    P_PICKUP: _apply_pickup,
-    P_BID2: _apply_bid2,
-    P_MAKER: _apply_maker,
-    P_KEEP: _apply_keep,
-    P_DEFENDER: _apply_defender,
-}
+# Indexed by phase, as _CHECK.
+_APPLY: tuple[Callable[[HandState, Action, str, int], HandState], ...] = (
+    _apply_joker,
+    _apply_bid1,
+    _apply_pickup,
+    _apply_bid2,
+    _apply_maker,
+    _apply_keep,
+    _apply_defender,
+)
 
 
 # ---------------------------------------------------------------------------
@@ -975,8 +1089,27 @@ def points(state: HandState) -> list[int]:
     )
 
 
+class HandResult(TypedDict):
+    """`result`'s answer: the replay result of docs/hand-record.md."""
+
+    complete: bool
+    thrown_in: bool
+    maker: int | None
+    trump: str | None
+    alone: list[int]
+    sitting_out: int | None
+    tricks: list[int]
+    points: list[int]
+
+
 def result(state: HandState) -> dict[str, Any]:
-    """The replay result of docs/hand-record.md for this state (complete or not)."""
+    """The replay result of docs/hand-record.md for this state (complete or
+    not): a HandResult (`hand_result`)."""
+    return dict(hand_result(state))
+
+
+def hand_result(state: HandState) -> HandResult:
+    """`result`, typed (a view's `result`)."""
     i = state._i
     over = state._phase == P_OVER
     return {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 
 class EngineError(ValueError):
@@ -55,6 +55,15 @@ def check_target(target: Any) -> int:
     return target
 
 
+class RulesDict(TypedDict):
+    """Every table option, as `Rules.to_dict` gives them (a view's `rules`)."""
+
+    deck: str
+    stick_the_dealer: bool
+    second_round_turned_suit: bool
+    lone_maker_march: int
+
+
 RULE_KEYS = ("deck", "stick_the_dealer", "second_round_turned_suit", "lone_maker_march")
 KITTY_SIZE = {"24": 4, "32": 12, "25": 5}
 
@@ -97,18 +106,23 @@ class Rules:
         return cls(**d)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option, defaults filled in."""
-        return {
-            "deck": self.deck,
-            "stick_the_dealer": self.stick_the_dealer,
-            "second_round_turned_suit": self.second_round_turned_suit,
-            "lone_maker_march": self.lone_maker_march,
-        }
+        """Every option, defaults filled in (a RulesDict: `rules_dict`)."""
+        return dict(rules_dict(self))
 
     @property
     def kitty_size(self) -> int:
         """Cards left in the kitty after the deal (the up card included)."""
         return KITTY_SIZE[self.deck]
+
+
+def rules_dict(rules: Rules) -> RulesDict:
+    """Every option of `rules`, defaults filled in, typed (a view's `rules`)."""
+    return {
+        "deck": rules.deck,
+        "stick_the_dealer": rules.stick_the_dealer,
+        "second_round_turned_suit": rules.second_round_turned_suit,
+        "lone_maker_march": rules.lone_maker_march,
+    }
 
 
 # Rules that need no state: the scoring table and the opening lead (the bots use them too).

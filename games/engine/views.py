@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
-from .cards import CARD_STRS, SUITS, cards_of, sort_key
+from . import actions as A
+from .cards import CARD_INDEX, CARD_STRS, SUITS, cards_of, sort_key
 from .hand import (
     P_BID1,
     P_BID2,
@@ -12,23 +13,74 @@ from .hand import (
     P_KEEP,
     P_OVER,
     P_PICKUP,
+    P_PLAY,
     HandState,
     _may_name,
     _ten_cards,
     call_name,
+    hand_result,
     legal_actions,
-    result,
+    verify,
 )
+from .rules import IllegalAction, RulesDict, rules_dict
+
+# A card played to a trick: [seat, card] ("9C"), a list as JSON gives it back.
+SeatCard = list[Any]
+
+
+class ActionDict(TypedDict):
+    """An action as a view shows it (a hand record's JSON action): `history`
+    and `legal_actions`. A record's action may carry fields the engine does
+    not know (``"auto": true``, see `Action.extra`)."""
+
+    seat: int
+    type: str
+    suit: NotRequired[str]
+    card: NotRequired[str]
+    discard: NotRequired[str]
+    keep: NotRequired[list[str] | None]
+    auto: NotRequired[bool]
+
+
+class TrickDict(TypedDict):
+    """A completed trick: who led, the cards in the order played, who won it."""
+
+    leader: int | None
+    cards: list[SeatCard]
+    winner: int
+
+
+class DealDict(TypedDict):
+    """A hand's whole deal, shown once it is over."""
+
+    hands: list[list[str]]
+    dummy: list[str]
+    kitty: list[str]
+    discards: list[list[str]]
+
+
+class Refusal(TypedDict):
+    """Why the seat to play may not play one of its cards: the IllegalAction
+    that `apply` (and `verify`) raise for that play, as data."""
+
+    card: str
+    code: str
+    params: dict[str, Any]
+    message: str
 
 
 class HandView(TypedDict):
     """What one seat (or a spectator, seat None) sees of a hand: `view`'s answer.
 
-    Card lists are in display order; see `view` for each key's meaning.
+    Card lists are in display order; see `view` for each key's meaning. The
+    fields marked with a TypedDict's name hold that shape (`view` builds them
+    as such, checked); they are declared as plain dicts until their readers
+    (games/presenters.py, stats/replay.py) take the TypedDicts, since mypy
+    does not pass a TypedDict where `dict[str, Any]` is asked for.
     """
 
     seat: int | None
-    rules: dict[str, Any]
+    rules: RulesDict
     dealer: int | None
     phase: str | None
     to_act: int | None
@@ -46,17 +98,19 @@ class HandView(TypedDict):
     sitting_out: int | None
     dummy: list[str] | None
     my_discards: list[str]
-    history: list[dict[str, Any]]
-    tricks: list[dict[str, Any]]
-    current_trick: list[list[Any]]
+    kitty_size: int
+    history: list[dict[str, Any]]  # ActionDict
+    tricks: list[dict[str, Any]]  # TrickDict
+    current_trick: list[SeatCard]
     led_suit: str | None
     leader: int | None
     tricks_won: list[int]
-    legal_actions: list[dict[str, Any]]
+    legal_actions: list[dict[str, Any]]  # ActionDict
+    refused: list[dict[str, Any]]  # Refusal
     exchange: list[str] | None
     call_name: str | None
-    result: dict[str, Any] | None
-    deal: dict[str, Any] | None
+    result: dict[str, Any] | None  # HandResult
+    deal: dict[str, Any] | None  # DealDict
 
 
 def _sorted(cards: list[int], trump: int | None) -> list[str]:
@@ -75,13 +129,37 @@ def discards_of(state: HandState, seat: int) -> list[str]:
     return _sorted(out, i.trump)
 
 
-def _public_action(d: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+def _public_action(d: dict[str, Any], viewer: int | None) -> ActionDict:
     if d["seat"] != viewer:
         if d["type"] == "pickup":
             d.pop("discard", None)
         elif d["type"] == "dummy":
             d.pop("keep", None)
-    return d
+    return cast(ActionDict, d)
+
+
+def refusals(state: HandState, seat: int | None, hand: list[str] | None) -> list[Refusal]:
+    """Why each card of `hand` (the seat's, in display order) may not be played:
+    asked of `verify`, the check `apply` makes, for the seat to play; [] for
+    anyone else, in any other phase, or when every card may be played."""
+    if state._phase != P_PLAY or seat is None or seat != state._to_act or not hand:
+        return []
+    out: list[Refusal] = []
+    plays = A.PLAY[seat]
+    for card in hand:
+        try:
+            verify(state, plays[CARD_INDEX[card]])
+        except IllegalAction as e:
+            out.append({"card": card, "code": e.code, "params": dict(e.params), "message": str(e)})
+    return out
+
+
+def kitty_size(state: HandState) -> int:
+    """How many cards lie face down in the kitty now: `view`'s `kitty_size`."""
+    i = state._i
+    # The up card is the kitty's top card (RULES.md "The deal"): face up on
+    # it in the first round, then in the dealer's hand, or turned face down.
+    return len(i.kitty) if i.up_taken is False else len(i.kitty) - 1
 
 
 def view(state: HandState, seat: int | None) -> HandView:
@@ -104,9 +182,19 @@ def view(state: HandState, seat: int | None) -> HandView:
       sitting_out,
       dummy: the dummy's five cards, only for the maker who used it, else None,
       my_discards: this seat's own discards (else []),
+      kitty_size: how many cards lie face down in the kitty on the table now
+        (a public count, for every viewer): the undealt cards (4 with the 24-card deck, 5 with
+        the 25 (Joker), 12 with the 32) less the up card while it lies face
+        up on them (the first round, the Joker's suit, the dealer's pick-up)
+        and once the dealer took it: 3, 4 or 11; all 4, 5 or 12 once the up
+        card is turned down onto them (all passed the first round, or the
+        dealer left it; its face is `turned_down`). The dealer's and the
+        maker's discards are not the kitty and are not counted. Unchanged once
+        the hand is over; 0 in a game's view before its first deal,
       history: the public action list (a pickup's discard and a dummy's keep
         are removed unless the viewer made that action),
-      tricks: completed tricks [{"leader", "cards": [[seat, card], ...], "winner"}],
+      tricks: completed tricks [{"leader", "cards": [[seat, card], ...], "winner"}]
+        (TrickDict),
       current_trick: [[seat, card], ...] of the trick in progress,
       led_suit: the suit the trick in progress follows (the effective suit of
         its first card: a bower or the Joker leads trump), None before a lead,
@@ -117,11 +205,18 @@ def view(state: HandState, seat: int | None) -> HandView:
         seen before that choice). At dummy_keep: one {"seat", "type":
         "dummy", "keep": None}, standing for the 252 ways to keep five of
         `exchange`,
+      refused: for the seat to play, in the play phase, one entry per card of
+        `hand` it may not play, in `hand`'s order: {"card", "code", "params",
+        "message"}, the IllegalAction `apply` raises for that play (`verify`),
+        e.g. {"card": "KC", "code": "must_follow", "params": {"suit": "C"},
+        "message": "You must follow clubs"}; [] when every card may be played,
+        for other seats and spectators, and in every other phase,
       exchange: at dummy_keep, for the maker only, the ten cards (hand and
         dummy) to keep five of, in display order; else None,
       call_name: the first-round call's name for this seat (None for a spectator),
-      result: the replay result once over, else None,
-      deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt; else None.
+      result: the replay result (HandResult) once over, else None,
+      deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt
+        (DealDict); else None.
     """
     i = state._i
     ph = state._phase
@@ -131,15 +226,22 @@ def view(state: HandState, seat: int | None) -> HandView:
     played = {c for t in state._tricks for _, c in t[1]} | {c for _, c in state._trick}
     if ph in (P_JOKER, P_BID1, P_PICKUP) or over or (i.up_taken and i.up not in played):
         up = CARD_STRS[i.up]
-    legal: list[dict[str, Any]] = []
+    legal: list[ActionDict] = []
     exchange = None
     if seat is not None and seat == state._to_act:
         if ph == P_KEEP:
             legal = [{"seat": seat, "type": "dummy", "keep": None}]
             exchange = _ten_cards(state)
         else:
-            legal = [a.to_dict() for a in legal_actions(state)]
-    deal = None
+            legal = [cast(ActionDict, a.to_dict()) for a in legal_actions(state)]
+    hand = None if seat is None else _sorted(cards_of(state._hands[seat]), trump)
+    history = [_public_action(a.to_dict(), seat) for a in state._actions]
+    tricks: list[TrickDict] = [
+        {"leader": ld, "cards": [[s, CARD_STRS[c]] for s, c in t], "winner": w}
+        for ld, t, w in state._tricks
+    ]
+    res = hand_result(state) if over else None
+    deal: DealDict | None = None
     if over:
         deal = {
             "hands": [[CARD_STRS[c] for c in h] for h in i.deal_hands],
@@ -149,11 +251,11 @@ def view(state: HandState, seat: int | None) -> HandView:
         }
     return {
         "seat": seat,
-        "rules": i.rules.to_dict(),
+        "rules": rules_dict(i.rules),
         "dealer": i.dealer,
         "phase": state.phase.value,
         "to_act": state._to_act,
-        "hand": None if seat is None else _sorted(cards_of(state._hands[seat]), trump),
+        "hand": hand,
         "hand_counts": [h.bit_count() for h in state._hands],
         "up_card": up,
         "up_card_taken": i.up_taken,
@@ -175,18 +277,18 @@ def view(state: HandState, seat: int | None) -> HandView:
             else None
         ),
         "my_discards": [] if seat is None else discards_of(state, seat),
-        "history": [_public_action(a.to_dict(), seat) for a in state._actions],
-        "tricks": [
-            {"leader": ld, "cards": [[s, CARD_STRS[c]] for s, c in t], "winner": w}
-            for ld, t, w in state._tricks
-        ],
+        "kitty_size": kitty_size(state),
+        # cast: the fields HandView declares loosely (see its docstring).
+        "history": cast(list[Any], history),
+        "tricks": cast(list[Any], tricks),
         "current_trick": [[s, CARD_STRS[c]] for s, c in state._trick],
         "led_suit": SUITS[state._led] if state._trick else None,
         "leader": state._leader,
         "tricks_won": list(state._won),
-        "legal_actions": legal,
+        "legal_actions": cast(list[Any], legal),
+        "refused": cast(list[Any], refusals(state, seat, hand)),
         "exchange": exchange,
         "call_name": None if seat is None else call_name(i.dealer, seat),
-        "result": result(state) if over else None,
-        "deal": deal,
+        "result": cast(Any, res),
+        "deal": cast(Any, deal),
     }

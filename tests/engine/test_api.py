@@ -244,8 +244,8 @@ def test_view_shape_and_hidden_information() -> None:
     assert v1["deal"] is None and v1["result"] is None
     for key in ("seat", "rules", "dealer", "phase", "to_act", "hand", "hand_counts", "up_card",
                 "up_card_taken", "joker_suit", "maker", "trump", "alone", "sitting_out", "dummy",
-                "my_discards", "history", "tricks", "current_trick", "leader", "tricks_won",
-                "legal_actions", "call_name", "result", "deal"):  # fmt: skip
+                "my_discards", "kitty_size", "history", "tricks", "current_trick", "leader",
+                "tricks_won", "legal_actions", "refused", "call_name", "result", "deal"):  # fmt: skip
         assert key in v1
     json.dumps(view(s, None))
 
