@@ -11,6 +11,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -140,30 +141,325 @@ def _posted(action: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
 
 
-def _card_button_label(verb: str, name: str) -> str:
-    """What a clickable card does, said for screen readers: "Play Jack of hearts"."""
+# --------------------------------------------------------------------------- the view model
+# What the table template renders, as a tree of frozen dataclasses: the
+# template only lays them out. Built per viewer from that seat's engine view.
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """A face-up card: its code, name (in the reader's language) and picture."""
+
+    code: str
+    name: str
+    html: str
+    index: str  # what its corner shows, rank and suit: "Q♦"
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    """One of the viewer's cards: clickable (`action`), refused (`refused`,
+    the engine's reason) or only shown."""
+
+    face: Face
+    action: str | None = None
+    label: str = ""  # the button's accessible name: its corner first, then what it does
+    refused: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    label: str
+    action: str
+    style: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """A seat on the felt: its player, score, role badges and cards."""
+
+    position: int
+    name: str
+    where: str  # "bottom" (the viewer, or seat 1 for a spectator), "left", "right"
+    relative: str  # "on your left", said for screen readers
+    is_you: bool
+    is_bot: bool
+    score: int
+    dealer: bool
+    maker: bool
+    alone: bool
+    with_dummy: bool
+    sitting_out: bool
+    to_act: bool
+    takes_trick: bool
+    cards_left: int
+    tricks: int
+
+    @property
+    def backs(self) -> range:
+        return range(self.cards_left)
+
+    @property
+    def trick_stack(self) -> range:
+        return range(self.tricks)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCard:
+    seat: int
+    where: str
+    player: str
+    face: Face
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """The cards in the middle, each in front of its player; once complete
+    (until the next lead) its winner, named in words."""
+
+    cards: tuple[TrickCard, ...]
+    winner_where: str | None = None
+    winner_note: str = ""
+
+    def at(self, where: str) -> TrickCard | None:
+        return next((c for c in self.cards if c.where == where), None)
+
+    @property
+    def left(self) -> TrickCard | None:
+        return self.at("left")
+
+    @property
+    def right(self) -> TrickCard | None:
+        return self.at("right")
+
+    @property
+    def bottom(self) -> TrickCard | None:
+        return self.at("bottom")
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """A labelled pile of face-down cards in the centre (the dummy, the kitty)."""
+
+    label: str
+    count: int
+    note: str = ""
+
+    @property
+    def backs(self) -> range:
+        return range(min(self.count, 5))
+
+
+@dataclass(frozen=True, slots=True)
+class Centre:
+    up_card: Face | None
+    up_label: str
+    turned_down: Face | None
+    banned_suit: str | None
+    dummy: Pile
+    kitty: Pile
+    trump: str | None  # the suit's code
+    trump_name: str | None
+    trump_symbol: str
+    maker_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    position: int
+    name: str
+    tricks: int
+    points: int
+    score: int
+    maker: bool
+    alone: bool
+    is_you: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The end of a hand, on the felt: who made what, how it went, the points."""
+
+    number: int
+    heading: str
+    how: str  # "with the dummy" / "alone" / "" (thrown in)
+    outcome: str  # "march", "euchred" or ""
+    thrown_in: bool
+    rows: tuple[ResultRow, ...]
+    last_trick: tuple[TrickCard, ...]  # the hand's fifth trick, and who took it
+    last_trick_note: str
+    fresh: bool  # the next hand has not started: nobody has bid yet
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    position: int
+    name: str
+    score: int
+    is_you: bool
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    you_won: bool
+    winner_name: str | None
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PadCell:
+    tricks: int
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class PadRow:
+    number: int
+    dealer: str
+    maker: str | None
+    trump: str | None
+    trump_symbol: str | None
+    alone: bool
+    outcome: str
+    cells: tuple[PadCell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryRow:
+    name: str
+    tricks: int
+    points: int
+    cards: tuple[Face, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """The previous hand's details (beside the felt): the whole deal."""
+
+    number: int
+    heading: str
+    rows: tuple[SummaryRow, ...]
+    dummy: tuple[Face, ...]
+    kitty: tuple[Face, ...]
+    discards: tuple[Face, ...]
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    winner: str
+    cards: tuple[TrickCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    moves: tuple[tuple[str, tuple[str, ...]], ...]
+    now: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """One viewer's table during (or after) a game."""
+
+    game_id: int
+    version: int
+    moved_at: int | str
+    hand_number: int
+    hand_limit: int | None
+    target_text: str
+    live: bool
+    plates: tuple[Plate, ...]  # bottom, left, right
+    you: int | None
+    your_turn: bool
+    phase: str | None
+    phase_text: str
+    to_act_name: str | None
+    deadline: Any
+    auto_note: str
+    hand: tuple[HandCard, ...]
+    hand_mode: str  # "play", "discard" (the dealer's pick-up), "keep" (five of ten) or "show"
+    refused_text: str
+    refused_rule: str | None
+    buttons: tuple[Button, ...]
+    centre: Centre
+    trick: Trick
+    result: HandResult | None
+    over: GameOver | None
+    score_pad: tuple[PadRow, ...]
+    last_trick_html: str
+    last_hand_html: str
+    news: News
+    my_seat_bot: bool
+    dummy_cards: tuple[Face, ...]
+    my_discards: tuple[Face, ...]
+
+    def plate(self, where: str) -> Plate:
+        return next(p for p in self.plates if p.where == where)
+
+    @property
+    def bottom(self) -> Plate:
+        return self.plate("bottom")
+
+    @property
+    def left(self) -> Plate:
+        return self.plate("left")
+
+    @property
+    def right(self) -> Plate:
+        return self.plate("right")
+
+    @property
+    def me(self) -> Plate | None:
+        return self.bottom if self.you is not None else None
+
+    @property
+    def hand_size(self) -> int:
+        return len(self.hand)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat before the game: who sits there (`seat` is the row, for its forms)."""
+
+    position: int
+    name: str
+    seat: Any
+
+
+def face(code: str) -> Face:
+    return Face(code, words.card_label(code), card_html(code), _index(code))
+
+
+def _index(code: str) -> str:
+    if code == "JK":
+        return "★"
+    return words.rank_corner(code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+def _card_button_label(verb: str, card: Face) -> str:
+    """What a clickable card does, its visible corner first ("Q♦ Queen of
+    diamonds: play"), so that its accessible name starts with what one sees."""
     if verb == "discard":
-        # Translators: a card button's label when the dealer picks up the up card: the clicked card is put face down in exchange. %(card)s is a card's name ("Jack of hearts").
-        return pgettext("card button", "Pick up and discard %(card)s") % {"card": name}
-    # Translators: a card button's label: play this card. %(card)s is a card's name ("Jack of hearts").
-    return pgettext("card button", "Play %(card)s") % {"card": name}
+        # Translators: a card button's label when the dealer picks up the up card: the clicked card is put face down in exchange. %(index)s is what the card's corner shows ("Q♦"), %(card)s its name ("Queen of diamonds"); keep %(index)s first.
+        text = pgettext("card button", "%(index)s %(card)s: discard it and pick up")
+    else:
+        # Translators: a card button's label: play this card. %(index)s is what the card's corner shows ("Q♦"), %(card)s its name ("Queen of diamonds"); keep %(index)s first.
+        text = pgettext("card button", "%(index)s %(card)s: play")
+    return text % {"index": card.index, "card": card.name}
 
 
-def card(code: str, action: dict[str, Any] | None = None, verb: str = "play") -> dict[str, Any]:
-    """A card for the template: its html, text alternative and (if clickable)
-    its action, labelled for what it does (`verb`: "play" or "discard")."""
-    name = words.card_label(code)
-    return {
-        "code": code,
-        "name": name,
-        "html": card_html(code),
-        "action": _posted(action) if action else None,
-        "label": _card_button_label(verb, name) if action else name,
-    }
+def _card(code: str, action: dict[str, Any] | None = None, verb: str = "play") -> HandCard:
+    f = face(code)
+    if action is None:
+        return HandCard(f, label=f.name)
+    return HandCard(f, _posted(action), _card_button_label(verb, f))
 
 
-def _button(label: str, action: dict[str, Any], style: str = "") -> dict[str, Any]:
-    return {"label": label, "action": _posted(action), "style": style}
+def _button(label: str, action: dict[str, Any], style: str = "") -> Button:
+    return Button(label, _posted(action), style)
 
 
 def _call(view: GameView, seat: int | None) -> str:
@@ -171,7 +467,7 @@ def _call(view: GameView, seat: int | None) -> str:
     return words.call_of(view["dealer"] or 0, seat or 0)
 
 
-def _buttons(view: GameView) -> list[dict[str, Any]]:
+def _buttons(view: GameView) -> tuple[Button, ...]:
     """Labels for the non-card legal actions, named for the seat's position."""
     out = []
     phase = view["phase"]
@@ -209,70 +505,196 @@ def _buttons(view: GameView) -> list[dict[str, Any]]:
         elif t == "alone":
             alone = words.DEFEND_ALONE if phase == "defender_alone" else words.GO_ALONE
             out.append(_button(str(alone), a, "danger"))
-    return out
+    return tuple(out)
 
 
-def _hand_cards(view: GameView) -> list[dict[str, Any]]:
-    """The viewer's cards; at their turn to play, those they may not play are
-    marked `dimmed` (the reason is said once, by `_unplayable_reason`)."""
-    hand = view["hand"] or []
-    plays = {a["card"]: a for a in view["legal_actions"] if a["type"] == "play"}
-    cards = [card(c, plays.get(c)) for c in hand]
-    if plays:
-        for c in cards:
-            c["dimmed"] = c["action"] is None
-    return cards
+def _hand(view: GameView) -> tuple[tuple[HandCard, ...], str]:
+    """The viewer's cards as the phase asks: to play (those the engine
+    refuses carry its reason), to discard one of six, to keep five of ten, or
+    only to look at."""
+    legal = view["legal_actions"]
+    picks = [a for a in legal if a["type"] == "pickup"]
+    if picks:
+        return tuple(_card(a["discard"], a, verb="discard") for a in picks), "discard"
+    if view["exchange"]:
+        return tuple(_card(c) for c in view["exchange"]), "keep"
+    plays = {a["card"]: a for a in legal if a["type"] == "play"}
+    refused = {r["card"]: str(messages.refusal(_refusal(r))) for r in view["refused"]}
+    cards = []
+    for code in view["hand"] or []:
+        if code in plays:
+            cards.append(_card(code, plays[code]))
+        else:
+            f = face(code)
+            cards.append(HandCard(f, label=f.name, refused=refused.get(code, "")))
+    return tuple(cards), "play" if plays else "show"
 
 
-def _unplayable_reason(view: GameView) -> tuple[str, str | None]:
-    """Why some of the viewer's cards may not be played now (they must follow
-    the suit led), said as the engine's refusal would say it, with its rule."""
-    led = view["led_suit"]
-    if view["phase"] != "play" or led is None or not view["legal_actions"]:
+def _refusal(refused: dict[str, Any]) -> IllegalAction:
+    """The engine's refusal of a card (view["refused"]) as the exception it raises."""
+    return IllegalAction(refused["message"], refused["code"], **refused["params"])
+
+
+def _refused_text(view: GameView) -> tuple[str, str | None]:
+    """Why some of the viewer's cards may not be played now, said once, with
+    its rule: only when the engine refuses some card."""
+    if not view["refused"]:
         return "", None
-    refused = IllegalAction(f"must follow {led}", "must_follow", suit=led)
-    return messages.refusal(refused), messages.RULE_ANCHORS["must_follow"]
+    first = _refusal(view["refused"][0])
+    return messages.refusal(first), messages.RULE_ANCHORS.get(first.code)
 
 
-def _discard_choices(view: GameView) -> list[dict[str, Any]]:
-    """The dealer's pick-up: each of the six cards, clickable to discard it."""
-    picks = [a for a in view["legal_actions"] if a["type"] == "pickup"]
-    return [card(a["discard"], a, verb="discard") for a in picks]
-
-
-def _trick(names: dict[int, str], cards: list[list[Any]]) -> list[dict[str, Any]]:
-    return [{"seat": s, "player": names[s], "card": card(c)} for s, c in cards]
-
-
-def _trick_on_table(
-    view: GameView, names: dict[int, str], where: dict[int, str]
-) -> tuple[list[dict[str, Any]], str | None]:
+def _trick(view: GameView, names: dict[int, str], where: dict[int, str]) -> Trick:
     """The cards in the middle, each in front of the player who played it:
     the trick under way, or, until the next card is led, the trick just won
-    (its winner's card marked; the page gathers it to the winner after a
-    moment). Returns the cards and, for a won trick, the winner's place."""
+    (its winner named). A hand's last trick is told by its result instead."""
     cards, winner = view["current_trick"], None
     if not cards and view["phase"] == "play" and view["tricks"]:
         last = view["tricks"][-1]
         cards, winner = last["cards"], last["winner"]
-    elif not cards and not view["history"] and view["last_hand"]:
-        last = view["last_hand"]["last_trick"]  # the last trick of the hand just over
-        if last:
-            cards, winner = last["cards"], last["winner"]
-    out = []
-    for seat, code in cards:
-        out.append(
-            {
-                "where": where[seat],
-                "player": names[seat],
-                "card": card(code),
-                "won": seat == winner,
-            }
+    played = tuple(_trick_cards(cards, winner, names, where))
+    if winner is None:
+        return Trick(played)
+    return Trick(played, where[winner], narration.trick_won(names[winner]))
+
+
+def _trick_cards(
+    cards: list[list[Any]], winner: int | None, names: dict[int, str], where: dict[int, str]
+) -> list[TrickCard]:
+    return [TrickCard(s, where[s], names[s], face(c), s == winner) for s, c in cards]
+
+
+def _plates(
+    view: GameView, seats: dict[int, Any], order: list[int], trick: Trick, where: dict[int, str]
+) -> tuple[Plate, ...]:
+    me = view["seat"]
+    alone = view["alone"]
+    maker = view["maker"]
+    with_dummy = (
+        maker is not None and maker not in alone and view["phase"] in ("defender_alone", "play")
+    )
+    rows = []
+    for pos in order:
+        s = seats[pos]
+        rows.append(
+            Plate(
+                position=pos,
+                name=s.display_name,
+                where=where[pos],
+                relative=words.relative_seat(pos, me),
+                is_you=pos == me,
+                is_bot=s.is_bot,
+                score=view["scores"][pos],
+                dealer=pos == view["dealer"],
+                maker=pos == maker,
+                alone=pos in alone,
+                with_dummy=with_dummy and pos == maker,
+                sitting_out=pos == view["sitting_out"],
+                to_act=pos == view["to_act"],
+                takes_trick=trick.winner_where == where[pos],
+                cards_left=view["hand_counts"][pos],
+                tricks=view["tricks_won"][pos],
+            )
         )
-    return out, (where[winner] if winner is not None else None)
+    return tuple(rows)
 
 
-def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> list[dict[str, Any]]:
+def _centre(view: GameView, names: dict[int, str]) -> Centre:
+    in_play = view["phase"] not in (None, "over")
+    maker = view["maker"]
+    maker_name = names.get(maker) if maker is not None else None
+    unused_dummy = maker is None or maker in view["alone"]
+    dummy = Pile(
+        # Translators: the label of the dummy's place on the table: a fourth hand of five cards dealt face down that the maker may take.
+        str(pgettext("game term", "Dummy")),
+        5 if in_play and unused_dummy else 0,
+        _dummy_text(view, maker_name),
+    )
+    # Translators: the label of the kitty's place on the table: the cards left over after the deal, face down (the up card is turned from it).
+    kitty = Pile(str(pgettext("game term", "Kitty")), view["kitty_size"] if in_play else 0)
+    up = face(view["up_card"]) if view["up_card"] else None
+    # Translators: above the up card (the card turned face up after the deal) once the dealer has picked it up.
+    taken = _("Dealer took")
+    up_label = taken if view["up_card_taken"] else str(pgettext("game term", "Up card"))
+    trump = view["trump"]
+    return Centre(
+        up_card=up,
+        up_label=up_label,
+        turned_down=face(view["turned_down"]) if view["turned_down"] else None,
+        banned_suit=words.suit_name(view["banned_suit"]) if view["banned_suit"] else None,
+        dummy=dummy,
+        kitty=kitty,
+        trump=trump,
+        trump_name=words.suit_name(trump) if trump else None,
+        trump_symbol=SUIT_SYMBOLS.get(trump or "", ""),
+        maker_name=maker_name,
+    )
+
+
+def _result(
+    view: GameView, names: dict[int, str], me: int | None, where: dict[int, str]
+) -> HandResult | None:
+    """The hand just over, for the felt: shown from the end of a hand until
+    the next one's first bid (the page may keep it longer: static/js/table.js)."""
+    last = view["last_hand"]
+    if not last or view["over"]:
+        return None
+    res = last["result"]
+    trick = last["last_trick"]
+    number = view["hand_number"] - 1
+    maker = res["maker"]
+    thrown = bool(res["thrown_in"] or maker is None)
+    alone = set(res["alone"])
+    if thrown:
+        how = ""
+    elif maker in alone:
+        how = str(pgettext("table role", "Alone"))
+    else:
+        # Translators: at a hand's result: the maker played with the dummy (the fourth hand dealt face down), not alone.
+        how = pgettext("hand result", "with the dummy")
+    rows = tuple(
+        ResultRow(
+            position=s,
+            name=names[s],
+            tricks=res["tricks"][s],
+            points=res["points"][s],
+            score=view["scores"][s],
+            maker=s == maker,
+            alone=s in alone,
+            is_you=s == me,
+        )
+        for s in range(3)
+    )
+    return HandResult(
+        number=number,
+        heading=_hand_heading(number, res, names),
+        how=how,
+        outcome="" if thrown else words.hand_outcome(res["tricks"][maker]),
+        thrown_in=thrown,
+        rows=rows,
+        last_trick=tuple(_trick_cards(trick["cards"], trick["winner"], names, where))
+        if trick
+        else (),
+        last_trick_note=narration.trick_won(names[trick["winner"]]) if trick else "",
+        fresh=not view["history"],
+    )
+
+
+def _game_over(view: GameView, names: dict[int, str], me: int | None) -> GameOver | None:
+    if not view["over"]:
+        return None
+    winner = view["winner"]
+    standings = sorted(range(3), key=lambda s: (-view["scores"][s], s))
+    return GameOver(
+        you_won=winner is not None and winner == me,
+        winner_name=names.get(winner) if winner is not None else None,
+        standings=tuple(
+            Standing(s, names[s], view["scores"][s], s == me, s == winner) for s in standings
+        ),
+    )
+
+
+def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> tuple[PadRow, ...]:
     """Every finished hand of the game: dealer, maker and trump, and for each
     seat (in `order`, the table's) its tricks, points and score after it."""
     rows, running = [], [0, 0, 0]
@@ -281,21 +703,32 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> list[
         running = [a + b for a, b in zip(running, res["points"], strict=True)]
         maker = res["maker"]
         rows.append(
-            {
-                "number": n,
-                "dealer": names[h["dealer"]],
-                "maker": names[maker] if maker is not None else None,
-                "trump": words.suit_name(res["trump"]) if res["trump"] else None,
-                "trump_symbol": SUIT_SYMBOLS.get(res["trump"] or ""),
-                "alone": bool(maker is not None and maker in res["alone"]),
-                "outcome": words.hand_outcome(res["tricks"][maker]) if maker is not None else "",
-                "cells": [
-                    {"tricks": res["tricks"][p], "points": res["points"][p], "score": running[p]}
-                    for p in order
-                ],
-            }
+            PadRow(
+                number=n,
+                dealer=names[h["dealer"]],
+                maker=names[maker] if maker is not None else None,
+                trump=words.suit_name(res["trump"]) if res["trump"] else None,
+                trump_symbol=SUIT_SYMBOLS.get(res["trump"] or ""),
+                alone=bool(maker is not None and maker in res["alone"]),
+                outcome=words.hand_outcome(res["tricks"][maker]) if maker is not None else "",
+                cells=tuple(PadCell(res["tricks"][p], res["points"][p], running[p]) for p in order),
+            )
         )
-    return rows
+    return tuple(rows)
+
+
+def _target_text(view: GameView) -> str:
+    if view["hand_limit"]:
+        # Translators: under the scores of a game of a fixed number of hands (the daily deal: five): the number of the hand being played, and how many there are.
+        return _("Hand %(hand)s of %(limit)s") % {
+            "hand": view["hand_number"],
+            "limit": view["hand_limit"],
+        }
+    # Translators: under the scores: the score that wins the game, and the number of the hand being played.
+    return _("First to %(target)s · hand %(hand)s") % {
+        "target": view["target"],
+        "hand": view["hand_number"],
+    }
 
 
 NEWS_KEPT = 8  # moves each table carries for the announcements
@@ -308,7 +741,7 @@ def _hand_news(
     dealer: int,
     names: dict[int, str],
     result: dict[str, Any] | None,
-) -> list[tuple[str, list[str]]]:
+) -> list[tuple[str, tuple[str, ...]]]:
     """Each move of hand `number` in words, keyed "hand-step": the move, the
     trick it won, and for the last of a finished hand, how the hand went."""
     ends, played, out = [], 0, []
@@ -323,20 +756,18 @@ def _hand_news(
         lines = [narration.describe(action, names, dealer)]
         if action["type"] == "play":
             lines += [narration.trick_won(names[w]) for n, w in ends if n == plays]
-        out.append((f"{number}-{step}", lines))
+        out.append((f"{number}-{step}", tuple(lines)))
     if result is not None:
-        out.append((f"{number}-end", [_hand_heading(number, result, names)]))
+        out.append((f"{number}-end", (_hand_heading(number, result, names),)))
     return out
 
 
-def _news(
-    view: GameView, names: dict[int, str], phase_text: str, your_turn: bool
-) -> dict[str, Any]:
+def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: bool) -> News:
     """What happened lately and whose turn it is, in words, for the table's
     screen-reader announcements: the last moves (as this viewer may see
     them), each keyed so that a page says only those it has not said yet,
     even when it missed a table in between; then what comes next."""
-    moves: list[tuple[str, list[str]]] = []
+    moves: list[tuple[str, tuple[str, ...]]] = []
     last, number = view["last_hand"], view["hand_number"]
     if last and not view["over"]:
         moves += _hand_news(
@@ -353,7 +784,7 @@ def _news(
     now = [_("Your turn.")] if your_turn else []
     if phase_text:
         now.append(phase_text)
-    return {"moves": moves[-NEWS_KEPT:], "now": now}
+    return News(tuple(moves[-NEWS_KEPT:]), tuple(now))
 
 
 def table_context(
@@ -363,119 +794,101 @@ def table_context(
     hand: Hand | None,
     user: Any = None,
 ) -> dict[str, Any]:
-    """Everything the table partial renders for one viewer."""
-    if game is not None and view is not None and game.status == Game.Status.FINISHED:
-        view = _stopped(view)
-    ctx: dict[str, Any] = {"table": table, "game": game, "view": view, "user": user}
-    # When the last move was stored (epoch ms): "last move ..." and latency measurements.
-    ctx["moved_at"] = (
-        int(game.last_move_at.timestamp() * 1000) if game and game.last_move_at else ""
-    )
-    seats = list(table.seats.all())
-    ctx["urls"] = table_urls(table, game)
-    ctx["header_html"] = _table_head(table, game)
+    """What the table partial renders for one viewer: the table, its game,
+    its form targets, and `t`, the view model (a `TableView` during and
+    after the game; the seats and this user's controls before it)."""
     user_id = getattr(user, "pk", None)
-    ctx["is_owner"] = user_id is not None and table.owner_id == user_id
-    ctx["invite_url"] = settings.SITE_URL + table.invite_url()
+    seats = list(table.seats.all())
+    ctx: dict[str, Any] = {
+        "table": table,
+        "game": game,
+        "user": user,
+        "urls": table_urls(table, game),
+        "header_html": _table_head(table, game),
+        "is_owner": user_id is not None and table.owner_id == user_id,
+        "invite_url": settings.SITE_URL + table.invite_url(),
+        "card_back": CARD_BACK,
+    }
     if game is None or view is None:
-        # Before the game: who sits where, and this user's join / leave / bot controls.
-        ctx["seats"] = [{"position": s.position, "name": s.display_name, "seat": s} for s in seats]
+        ctx["seats"] = tuple(SeatRow(s.position, s.display_name, s) for s in seats)
         ctx["my_seat_taken"] = any(s.user_id == user_id for s in seats if user_id is not None)
         return ctx
+    ctx["t"] = table_view(game, table, view, hand, {s.position: s for s in seats})
+    return ctx
+
+
+def table_view(
+    game: Game, table: Table, view: GameView, hand: Hand | None, seats: dict[int, Any]
+) -> TableView:
+    """One viewer's table during or after the game."""
+    if game.status == Game.Status.FINISHED:
+        view = _stopped(view)
     me = view["seat"]
     bottom = me if me is not None else 0
     order = [bottom, (bottom + 1) % 3, (bottom + 2) % 3]  # you, your left, your right
     where = {order[0]: "bottom", order[1]: "left", order[2]: "right"}
-    seat_rows = []
-    for pos in order:
-        s = seats[pos]
-        seat_rows.append(
-            {
-                "position": pos,
-                "name": s.display_name,
-                "is_bot": s.is_bot,
-                "is_you": pos == me,
-                "where": where[pos],
-                "relative": words.relative_seat(pos, me),
-                "dealer": pos == view["dealer"],
-                "maker": pos == view["maker"],
-                "alone": pos in view["alone"],
-                "sitting_out": pos == view["sitting_out"],
-                "to_act": pos == view["to_act"],
-                "score": view["scores"][pos],
-                "tricks": view["tricks_won"][pos],
-                "cards_left": view["hand_counts"][pos],
-                "backs": range(view["hand_counts"][pos]),
-                "trick_stack": range(view["tricks_won"][pos]),
-            }
-        )
-    ctx["seats"] = seat_rows
-    ctx["seat_names"] = {s.position: s.display_name for s in seats}
-    ctx["you"] = me
-    ctx["your_turn"] = me is not None and view["to_act"] == me
-    ctx["to_act_name"] = (
-        ctx["seat_names"].get(view["to_act"]) if view["to_act"] is not None else None
-    )
-    ctx["hand_cards"] = _hand_cards(view)
-    ctx["discard_choices"] = _discard_choices(view)
-    ctx["buttons"] = _buttons(view)
-    ctx["exchange_cards"] = [card(c) for c in view["exchange"] or []]
-    ctx["up_card"] = card(view["up_card"]) if view["up_card"] else None
-    ctx["turned_down"] = card(view["turned_down"]) if view["turned_down"] else None
-    ctx["turned_suit_banned"] = (
-        words.suit_name(view["banned_suit"]) if view["banned_suit"] else None
-    )
-    ctx["trump_name"] = words.suit_name(view["trump"]) if view["trump"] else None
-    ctx["trump_symbol"] = SUIT_SYMBOLS.get(view["trump"] or "")
-    ctx["dummy_cards"] = [card(c) for c in view["dummy"] or []]
-    ctx["my_discards"] = [card(c) for c in view["my_discards"]]
-    ctx["current_trick"] = _trick(ctx["seat_names"], view["current_trick"])
-    ctx["trick_on_table"], ctx["trick_winner_at"] = _trick_on_table(view, ctx["seat_names"], where)
-    ctx["unplayable_reason"], ctx["unplayable_rule"] = _unplayable_reason(view)
-    ctx["card_back"] = CARD_BACK
-    in_play = view["phase"] not in (None, "over")
-    unused_dummy = view["maker"] is None or view["maker"] in view["alone"]
-    ctx["dummy_pile"] = range(5 if in_play and unused_dummy else 0)
-    # The kitty: three face down under the up card, or four once it is turned down.
-    ctx["kitty_pile"] = range(0 if not in_play else 4 if view["up_card_taken"] is False else 3)
-    ctx["score_pad"] = _score_pad(view, ctx["seat_names"], order)
+    names = {p: s.display_name for p, s in seats.items()}
+    names_key = tuple(names.items())
+    trick = _trick(view, names, where)
+    your_turn = me is not None and view["to_act"] == me
+    phase_text = _phase_text(view, names)
+    hand_cards, hand_mode = _hand(view)
+    refused_text, refused_rule = _refused_text(view)
     last = view["tricks"][-1] if view["tricks"] else None
-    ctx["last_trick"] = (
-        {
-            "cards": _trick(ctx["seat_names"], last["cards"]),
-            "winner": ctx["seat_names"][last["winner"]],
-        }
-        if last
-        else None
-    )
-    names_key = tuple(ctx["seat_names"].items())
+    last_trick_html = ""
     if last:
-        ctx["last_trick_html"] = fragment(
-            "last_trick",
-            (repr(last), names_key),
-            lambda: {"last_trick": ctx["last_trick"]},
+        last_trick = LastTrick(
+            names[last["winner"]],
+            tuple(
+                TrickCard(s, where[s], names[s], face(c), s == last["winner"])
+                for s, c in last["cards"]
+            ),
         )
-    ctx["phase_text"] = _phase_text(view, ctx["seat_names"])
-    ctx["news"] = _news(view, ctx["seat_names"], ctx["phase_text"], ctx["your_turn"])
-    ctx["last_hand"] = _hand_summary(
-        view["last_hand"], ctx["seat_names"], view["hand_number"], view
-    )
-    if ctx["last_hand"]:
-        ctx["last_hand_html"] = fragment(
+        last_trick_html = fragment(
+            "last_trick", (repr(last), names_key), lambda: {"last_trick": last_trick}
+        )
+    summary = _hand_summary(view["last_hand"], names, view["hand_number"], view)
+    last_hand_html = ""
+    if summary is not None:
+        last_hand_html = fragment(
             "hand_summary",
-            (repr(view["last_hand"]), names_key, ctx["last_hand"]["number"]),
-            lambda: {"last_hand": ctx["last_hand"]},
+            (repr(view["last_hand"]), names_key, summary.number),
+            lambda: {"last_hand": summary},
         )
-    ctx["deadline"] = game.deadline if not view["over"] else None
-    me_row = next((s for s in seats if s.position == me), None)
-    ctx["my_seat_bot"] = bool(me_row and me_row.is_bot)
-    ctx["auto_note"] = _auto_note(hand, ctx["seat_names"])
-    ctx["maker_name"] = ctx["seat_names"].get(view["maker"]) if view["maker"] is not None else None
-    ctx["dummy_text"] = _dummy_text(view, ctx["maker_name"])
-    ctx["winner_name"] = (
-        ctx["seat_names"].get(view["winner"]) if view["winner"] is not None else None
+    moved_at = int(game.last_move_at.timestamp() * 1000) if game.last_move_at else ""
+    return TableView(
+        game_id=game.pk,
+        version=game.version,
+        moved_at=moved_at,
+        hand_number=view["hand_number"],
+        hand_limit=view["hand_limit"],
+        target_text=_target_text(view),
+        live=table.mode == Table.Mode.LIVE,
+        plates=_plates(view, seats, order, trick, where),
+        you=me,
+        your_turn=your_turn,
+        phase=view["phase"],
+        phase_text=phase_text,
+        to_act_name=names.get(view["to_act"]) if view["to_act"] is not None else None,
+        deadline=game.deadline if not view["over"] else None,
+        auto_note=_auto_note(hand, names),
+        hand=hand_cards,
+        hand_mode=hand_mode,
+        refused_text=refused_text,
+        refused_rule=refused_rule,
+        buttons=_buttons(view),
+        centre=_centre(view, names),
+        trick=trick,
+        result=_result(view, names, me, where),
+        over=_game_over(view, names, me),
+        score_pad=_score_pad(view, names, order),
+        last_trick_html=last_trick_html,
+        last_hand_html=last_hand_html,
+        news=_news(view, names, phase_text, your_turn),
+        my_seat_bot=bool(me is not None and seats[me].is_bot),
+        dummy_cards=tuple(face(c) for c in view["dummy"] or []),
+        my_discards=tuple(face(c) for c in view["my_discards"]),
     )
-    return ctx
 
 
 def _stopped(view: GameView) -> GameView:
@@ -506,7 +919,7 @@ def _dummy_text(view: GameView, maker: str | None) -> str:
     if view["maker"] is not None and view["maker"] in view["alone"]:
         # Translators: next to the label "Dummy": nobody takes the dummy because the maker (%(name)s) plays alone.
         return pgettext("the dummy", "unused: %(name)s went alone") % {"name": maker}
-    if view["phase"] in ("defender_alone", "play"):
+    if view["phase"] in ("dummy_keep", "defender_alone", "play"):
         # Translators: next to the label "Dummy": the maker (%(name)s) took the dummy.
         return pgettext("the dummy", "taken by %(name)s") % {"name": maker}
     # Translators: next to the label "Dummy": the dummy's cards lie face down, nobody has taken them yet.
@@ -601,38 +1014,29 @@ def _phase_text(view: GameView, names: dict[int, str]) -> str:
 
 def _hand_summary(
     last: dict[str, Any] | None, names: dict[int, str], hand_number: int, view: GameView
-) -> dict[str, Any] | None:
-    """The end-of-hand summary: maker, trump, tricks, points, the whole deal."""
+) -> HandSummary | None:
+    """The previous hand's details: maker, trump, tricks, points, the whole deal."""
     if not last:
         return None
     res = last["result"]
     deal = last["deal"] or {}
     # The finished hand is the current one only at the end of the game.
     number = hand_number if view["over"] or view["phase"] == "over" else hand_number - 1
-    rows = []
-    for s in range(3):
-        rows.append(
-            {
-                "name": names[s],
-                "tricks": res["tricks"][s],
-                "points": res["points"][s],
-                "cards": [card(c) for c in (deal.get("hands") or [[], [], []])[s]],
-            }
-        )
-    maker = res["maker"]
-    return {
-        "number": number,
-        "heading": _hand_heading(number, res, names),
-        "thrown_in": res["thrown_in"],
-        "maker": names.get(maker) if maker is not None else None,
-        "trump": words.suit_name(res["trump"]) if res["trump"] else None,
-        "alone": [names[s] for s in res["alone"]],
-        "rows": rows,
-        "dummy": [card(c) for c in deal.get("dummy") or []],
-        "kitty": [card(c) for c in deal.get("kitty") or []],
-        "discards": [card(c) for c in _flat(deal.get("discards"))],
-        "dealer": names[last["dealer"]],
-    }
+    hands = deal.get("hands") or [[], [], []]
+    return HandSummary(
+        number=number,
+        heading=_hand_heading(number, res, names),
+        rows=tuple(
+            SummaryRow(
+                names[s], res["tricks"][s], res["points"][s], tuple(face(c) for c in hands[s])
+            )
+            for s in range(3)
+        ),
+        dummy=tuple(face(c) for c in deal.get("dummy") or []),
+        kitty=tuple(face(c) for c in deal.get("kitty") or []),
+        discards=tuple(face(c) for c in _flat(deal.get("discards"))),
+        dealer=names[last["dealer"]],
+    )
 
 
 def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> str:

@@ -142,9 +142,8 @@ def expire_deadlines() -> int:
 def sweep_stalled_games() -> int:
     """Beat: resume games whose bot move never happened (a lost task, a dead
     worker). The version check makes a resumed move that did happen a no-op."""
-    late = timezone.now() - datetime.timedelta(
-        seconds=settings.BOT_MOVE_DELAY + settings.GAME_STALL_SECONDS
-    )
+    longest_pause = max(settings.BOT_MOVE_DELAY, settings.BOT_TRICK_PAUSE, settings.BOT_HAND_PAUSE)
+    late = timezone.now() - datetime.timedelta(seconds=longest_pause + settings.GAME_STALL_SECONDS)
     playing = Game.objects.filter(
         status=Game.Status.PLAYING, last_move_at__lt=late, to_act__isnull=False
     )

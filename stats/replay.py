@@ -12,7 +12,7 @@ from django.utils.translation import pgettext_lazy
 
 from games import engine, words
 from games.narration import describe
-from games.presenters import card
+from games.presenters import face as card
 
 # The replay's tags by a player's name and by the dummy (lower case).
 TAGS = {

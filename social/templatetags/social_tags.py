@@ -3,6 +3,7 @@ buttons on their profile, and the seats held at a table."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import template
@@ -49,9 +50,10 @@ def at(mapping: dict[int, Any], key: int) -> Any:
 
 
 @register.filter
-def open_to_invite(seats: list[dict[str, Any]], holds: dict[int, Any]) -> list[dict[str, Any]]:
-    """The table's seat rows that are empty and not held: where an invitation may go."""
-    return [s for s in seats if s["seat"].is_empty and s["position"] not in holds]
+def open_to_invite(seats: Sequence[Any], holds: dict[int, Any]) -> list[Any]:
+    """The table's seat rows (games.presenters.SeatRow) that are empty and not
+    held: where an invitation may go."""
+    return [s for s in seats if s.seat.is_empty and s.position not in holds]
 
 
 @register.simple_tag

@@ -63,10 +63,11 @@ document.addEventListener("htmx:wsBeforeMessage", (event) => {
 });
 
 // Frames morph the table (idiomorph): what the reader opened stays open, and
-// what they closed stays closed.
+// what they closed stays closed; what the page's scripts decide (data-shown:
+// whether a hand's result is still on the felt) is theirs to keep.
 if (window.Idiomorph) {
   window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, element) =>
-    !(name === "open" && element.tagName === "DETAILS");
+    !(name === "open" && element.tagName === "DETAILS") && name !== "data-shown";
 }
 
 // Tables pushed over the socket are rendered by the worker, without the

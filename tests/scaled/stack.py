@@ -63,6 +63,8 @@ class Stack:
             SECURE_SSL_REDIRECT="0",  # behind a TLS proxy in production; plain HTTP here
             EMAIL_URL="dummymail://",
             BOT_MOVE_DELAY=str(bot_move_delay),
+            BOT_TRICK_PAUSE=str(bot_move_delay),
+            BOT_HAND_PAUSE=str(bot_move_delay),
             # Faults heal in seconds here, not in the production's half minute.
             GAME_STALL_SECONDS="2",
             SWEEP_EVERY_SECONDS="1",
