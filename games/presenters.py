@@ -44,14 +44,13 @@ def _card_html(code: str, language: str | None) -> str:
     (the rank in the reader's language) and suit, a large suit in the middle,
     named for screen readers by its text alternative."""
     name = words.card_label(code)
-    if code == "JK":
-        index, suit = "★", "joker"
-    else:
-        index, suit = words.rank_corner(code[0]), code[1]
+    rank, suit = ("joker", "joker") if code == "JK" else (code[0], code[1])
+    # The corners' index comes from the page's sprite (rank_symbols): a card
+    # holds no text of its own, so what a card button shows is its picture
+    # and its accessible name alone says it (its corner first).
     corner = format_html(
-        '<text class="card-index" x="4" y="15">{}</text>'
-        '<use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
-        index,
+        '<use href="#rank-{}"/><use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
+        rank,
         suit,
     )
     return format_html(
@@ -65,6 +64,28 @@ def _card_html(code: str, language: str | None) -> str:
         corner,
         suit,
         corner,
+    )
+
+
+def rank_symbols() -> SafeString:
+    """The corner indexes of the ranks in the active language, as the SVG
+    symbols card_html's pictures use; drawn once per page (_card_sprite.html)."""
+    return _rank_symbols(get_language())
+
+
+@functools.lru_cache(maxsize=16)
+def _rank_symbols(language: str | None) -> SafeString:
+    symbols = [(code, words.rank_corner(code)) for code in words.RANK_CODES]
+    return SafeString(
+        "".join(
+            format_html(
+                '<symbol id="rank-{}" overflow="visible">'
+                '<text class="card-index" x="4" y="15">{}</text></symbol>',
+                code,
+                index,
+            )
+            for code, index in [*symbols, ("joker", "★")]
+        )
     )
 
 

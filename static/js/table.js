@@ -190,17 +190,21 @@
     document.title = turn ? `● ${turn} · ${baseTitle}` : baseTitle;
   };
 
+  let drawn = null; // the game and version whose table was last drawn (one frame may fire two events)
   const tableChanged = () => {
     const felt = document.querySelector(".felt");
-    if (felt) {
+    const table = document.getElementById("table");
+    const now = table ? `${table.dataset.game}/${table.dataset.version}` : null;
+    if (felt && now !== drawn) {
       const newHand = shownHand !== null && felt.dataset.hand !== shownHand;
       finishAll(felt);
       travel(felt);
       gather(felt);
       if (newHand) deal(felt);
-      showResult(felt);
       shownHand = felt.dataset.hand;
     }
+    drawn = now;
+    if (felt) showResult(felt);
     title(felt);
     const news = document.querySelector("template.table-news");
     if (news) {

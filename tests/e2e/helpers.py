@@ -90,3 +90,10 @@ def open_a_table_against_bots(
     # #table can show while the rest of the page is still being parsed (the
     # keyboard test then found no #table-announcer to observe).
     page.wait_for_load_state("domcontentloaded")
+
+
+def open_chat(page: Page) -> None:
+    """On a narrow screen the chat is a drawer over the felt: open it."""
+    if not page.locator("#chat").is_visible():
+        page.locator(".table-tools button[popovertarget=table-side]").click()
+    expect(page.locator("#chat")).to_be_visible()

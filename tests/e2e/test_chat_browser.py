@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from games import services
 from tests.games.wsclient import session_cookie
 
-from .helpers import wait_for_version
+from .helpers import open_chat, wait_for_version
 from .test_accessibility import problems
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")  # set it to look at the pages
@@ -64,6 +64,7 @@ def test_two_players_chat_live(
     expect(ann.locator("#chat-log li").last).to_contain_text("alice: Good game")
 
     # A typed message, sent with Enter: shown as typed on both pages, said to screen readers.
+    open_chat(ben)  # a phone: the chat is a drawer over the felt
     text = ben.locator("#chat-text")
     text.fill("hello <b>alice</b>")
     text.press("Enter")

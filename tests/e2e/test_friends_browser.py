@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .helpers import sign_up, take_a_turn, version
+from .helpers import open_chat, sign_up, take_a_turn, version
 
 
 def wait_past(page: Page, v: int) -> None:
@@ -96,9 +96,12 @@ def test_friends_invite_by_name_and_play_a_hand(
     # They chat while they play: a quick phrase and a typed message, each seen live.
     ann.locator("#chat .chat-phrases").get_by_role("button", name="Well played").click()
     expect(ben.locator("#chat-log li").last).to_contain_text("ann: Well played")
+    open_chat(ben)  # a phone: the chat is a drawer over the felt
     ben.locator("#chat-text").fill("thanks for the invite!")
     ben.locator("#chat-text").press("Enter")
     expect(ann.locator("#chat-log li").last).to_contain_text("ben: thanks for the invite!")
+    ben.keyboard.press("Escape")  # the chat's drawer closes: back to the felt
+    expect(ben.locator("#chat")).to_be_hidden()
 
     # One hand together (the bot moves by itself).
     for _ in range(80):
