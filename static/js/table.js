@@ -120,7 +120,7 @@
       card.animate([
         { transform: `translate(${start.x - at.x}px, ${start.y - at.y}px) scale(.4)`, opacity: 0 },
         { transform: "none", opacity: 1 },
-      ], { duration: 260, delay: 40 * i++, easing: "ease-out", fill: "backwards" });
+      ], { duration: 240, delay: 25 * i++, easing: "ease-out", fill: "backwards" });
     }
   };
 
