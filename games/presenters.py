@@ -6,6 +6,7 @@ Nothing here decides a rule: buttons and clickable cards are the view's
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import threading
@@ -17,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext, pgettext
@@ -28,8 +30,6 @@ from . import messages, narration, words
 from .models import Game, Hand, Table
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
-# The suits' names in the reader's language (lazy): games.words is their home.
-SUIT_NAMES = words.SUITS
 
 
 def card_html(code: str) -> str:
@@ -327,6 +327,7 @@ class GameOver:
     you_won: bool
     winner_name: str | None
     standings: tuple[Standing, ...]
+    just_over: bool  # its ratings may still be on their way (the statistics task)
 
 
 @dataclass(frozen=True, slots=True)
@@ -701,7 +702,12 @@ def _result(
     )
 
 
-def _game_over(view: GameView, names: dict[int, str], me: int | None) -> GameOver | None:
+RATINGS_AWAITED = datetime.timedelta(seconds=60)
+
+
+def _game_over(
+    view: GameView, names: dict[int, str], me: int | None, finished: datetime.datetime | None
+) -> GameOver | None:
     if not view["over"]:
         return None
     winner = view["winner"]
@@ -712,6 +718,7 @@ def _game_over(view: GameView, names: dict[int, str], me: int | None) -> GameOve
         standings=tuple(
             Standing(s, names[s], view["scores"][s], s == me, s == winner) for s in standings
         ),
+        just_over=finished is not None and timezone.now() - finished < RATINGS_AWAITED,
     )
 
 
@@ -901,7 +908,7 @@ def table_view(
         centre=_centre(view, names),
         trick=trick,
         result=_result(view, names, me, where),
-        over=_game_over(view, names, me),
+        over=_game_over(view, names, me, game.finished),
         score_pad=_score_pad(view, names, order),
         last_trick_html=last_trick_html,
         last_hand_html=last_hand_html,

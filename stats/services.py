@@ -8,7 +8,6 @@ only read what is stored here.
 from __future__ import annotations
 
 import datetime
-from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -441,13 +440,10 @@ def after_game(*, game_id: int) -> str:
     if game is None or game.status != Game.Status.FINISHED:
         return "not over"
     users = game_facts_store(game=game)
-    if ratings_update(game=game):
-        from games import realtime
-
-        # Pages open at the table show the rating changes now: each renders
-        # itself again (a frame of the game's unchanged version would be
-        # taken for an old one and dropped).
-        transaction.on_commit(partial(realtime.broadcast_table_changed, game.table_id), robust=True)
+    # Pages open at the game's end fetch their rating changes themselves
+    # (games/table.html#standings): a frame of the same version would be a
+    # move seen twice.
+    ratings_update(game=game)
     for user_id in users:
         player_stats_recompute(user_id=user_id)
     average_stats_recompute()

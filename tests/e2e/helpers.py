@@ -97,3 +97,11 @@ def open_chat(page: Page) -> None:
     if not page.locator("#chat").is_visible():
         page.locator(".table-tools button[popovertarget=table-side]").click()
     expect(page.locator("#chat")).to_be_visible()
+
+
+def open_panels(page: Page) -> None:
+    """On a narrow screen the panels beside the felt (score pad, last trick,
+    "let a bot play for me") are a drawer: open it."""
+    if not page.locator("#table-panels").is_visible():
+        page.locator(".table-tools button[popovertarget=table-panels]").click()
+    expect(page.locator("#table-panels")).to_be_visible()

@@ -150,6 +150,8 @@ def test_a_whole_game_fits_one_steady_screen(
     # The end: the final standings, a rematch and the way back to the lobby, on the screen.
     over = page.locator(".game-over")
     expect(over.locator("table.standings tbody tr")).to_have_count(3)
+    # The rating change comes from the worker's statistics task, a moment later.
+    expect(over.locator("tr.you .delta")).to_have_text(re.compile(r"^[+-]\d+$"), timeout=20000)
     for control in (
         page.get_by_role("button", name="Rematch, same seats"),
         page.get_by_role("link", name="Back to the lobby"),

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import celery_conf
 from tests.e2e.conftest import CHROMIUM, base_url, browser_type_launch_args  # noqa: F401
-from tests.e2e.helpers import open_a_table_against_bots
+from tests.e2e.helpers import open_a_table_against_bots, open_panels
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -42,6 +42,7 @@ def test_after_a_game_against_bots_the_stats_page_counts_it_and_the_last_hand_re
 ) -> None:
     page.set_viewport_size({"width": 390, "height": 844})  # a phone
     open_a_table_against_bots(page, base_url, "erin", "Erin and the bots", 5, ("easy", "medium"))
+    open_panels(page)  # a phone: the button is in the drawer beside the felt
     page.get_by_role("button", name="Let a bot play for me").click()
     expect(page.get_by_role("heading", name=re.compile(r"won the game"))).to_be_visible(
         timeout=180_000

@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
 from django.template import Context, Template
 
 from stats import services
 from stats.models import Rating, RatingEvent
 from stats.templatetags.stats_tags import rating_changes
-from tests.games.wsclient import acommunicator
 
 from .helpers import build_game
 
@@ -84,25 +82,3 @@ def test_the_tag_in_a_template(alice: Any, bob: Any, carol: Any) -> None:
         "{% for position, change in changes.items %}{{ position }}:{{ change }};{% endfor %}"
     ).render(Context({"game": game}))
     assert html == "".join(f"{p}:{shown(u) - START};" for p, u in enumerate((alice, bob, carol)))
-
-
-@pytest.mark.django_db(transaction=True)
-def test_pages_open_at_the_table_are_pushed_again_once_the_game_is_rated(
-    alice: Any, bob: Any, carol: Any
-) -> None:
-    game = build_game([alice, bob, carol])
-
-    async def run() -> None:
-        ws = await acommunicator(f"/ws/tables/{game.table_id}/", alice)
-        assert (await ws.connect())[0]
-        await ws.receive_from(timeout=5)  # the snapshot: the game is over, not rated yet
-        assert await sync_to_async(services.after_game)(game_id=game.pk) == "done"
-        frame = await ws.receive_from(timeout=5)
-        assert 'id="table"' in frame and f'data-version="{game.version}"' in frame
-        # Rated once: asked again, the task pushes nothing.
-        await sync_to_async(services.after_game)(game_id=game.pk)
-        assert await ws.receive_nothing(timeout=0.5)
-        await ws.disconnect()
-
-    async_to_sync(run)()
-    assert set(rating_changes(game)) == {0, 1, 2}
