@@ -165,7 +165,7 @@
       }
     }
     const live = felt.dataset.live === "1";
-    const young = performance.now() - seen.since < RESULT_MS + 900; // it appears after 0.9 s
+    const young = performance.now() - seen.since < RESULT_MS + 900; // 4 s, and a margin
     const visible = !seen.dismissed && (box.hasAttribute("data-fresh") || (live ? young : true));
     box.dataset.shown = visible ? "1" : "0";
   };
