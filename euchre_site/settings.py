@@ -197,6 +197,7 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="opti
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"  # at most 30 characters
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "easy", "medium", "hard", "expert", "spectator"]
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 LOGIN_REDIRECT_URL = "games:lobby"

@@ -221,6 +221,12 @@ class Plate:
         return range(self.cards_left)
 
     @property
+    def name_size(self) -> str:
+        """A long name is drawn smaller (and on up to three lines) rather than cut."""
+        n = len(self.name) + (6 if self.is_you else 0)
+        return "" if n <= 14 else "long" if n <= 22 else "longer"
+
+    @property
     def trick_stack(self) -> range:
         return range(self.tricks)
 

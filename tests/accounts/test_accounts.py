@@ -44,6 +44,25 @@ def test_sign_up_rejects_mismatched_passwords_and_creates_nothing(client):
     assert not User.objects.filter(username="bob").exists()
 
 
+@pytest.mark.parametrize(("length", "made"), [(30, True), (31, False)])
+def test_a_user_name_has_at_most_30_characters(client, length, made):
+    """So that every name fits its seat on the card table."""
+    name = "n" * length
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": name,
+            "email": "long@example.com",
+            "password1": "a-long-secret-9",
+            "password2": "a-long-secret-9",
+        },
+    )
+    assert User.objects.filter(username=name).exists() is made
+    if not made:
+        assert response.status_code == 200
+        assert b"at most 30 characters" in response.content
+
+
 def test_log_in_with_username_then_log_out(client, alice):
     response = client.post(
         reverse("account_login"), {"login": "alice", "password": "correct-horse-battery"}

@@ -141,7 +141,9 @@ def test_a_whole_game_fits_one_steady_screen(
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
     page.add_init_script(RECORDER)
-    open_a_table_against_bots(page, base_url, f"fit{width}", "Fits", 5, ("hard", "medium"))
+    # A name as long as the site allows (30 characters): it wraps or shrinks, never cut.
+    name = f"a-rather-long-player-name-{width}"[:30]
+    open_a_table_against_bots(page, base_url, name, "Fits", 5, ("hard", "medium"))
     wrong = play_the_game(page)
     shift = page.evaluate("() => window.__table.cls")
     print(f"\nlayout shift over a whole game at {width}x{height}: {shift:.4f}")
