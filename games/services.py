@@ -609,7 +609,8 @@ class Actor:
 def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor) -> MoveResult:
     """Apply one move exactly once, for `actor` (a person, a bot, or the medium
     bot after a person's time ran out: that move is marked `"auto": true` in
-    the hand record).
+    the hand record; a bot's move for a person's seat is marked `"by":
+    "autopilot"`, or `"by": "stand-in"` while they are away or handed over).
 
     `action` holds only the fields its type has (docs/hand-record.md); the seat is
     the actor's. Raises GameError (nothing changed) for a stale version, a
@@ -637,6 +638,15 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
             act = Action.from_dict({**action, "seat": seat}, strict=True)
             if actor.kind == "timeout":
                 act = dataclasses.replace(act, extra={"auto": True})
+            elif actor.kind == "bot" and seats[seat].user_id is not None:
+                # A bot moving for a person (stats rate only what people played):
+                # their autopilot, or a stand-in while they are away or handed over.
+                stand_in = (
+                    seats[seat].away or seats[seat].timeouts_in_row >= TIMEOUTS_BEFORE_HANDOVER
+                )
+                act = dataclasses.replace(
+                    act, extra={"by": "stand-in" if stand_in else "autopilot"}
+                )
             new_state = engine.game_apply(state, act)
         except EngineError as exc:
             raise GameError.refused(exc) from None
