@@ -1,8 +1,15 @@
-"""The profile's table preferences."""
+"""The profile's table preferences, and the e-mail change."""
 
 from __future__ import annotations
 
+from allauth.account.forms import AddEmailForm
+from allauth.account.internal.flows.email_verification import (
+    send_verification_email_to_address,
+)
+from allauth.account.models import EmailAddress
 from django import forms
+from django.db import transaction
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy
 
 from .models import User
@@ -28,3 +35,25 @@ class TablePreferencesForm(forms.ModelForm):
                 "When only one of your cards may be played, it is played at once."
             ),
         }
+
+
+class ChangeEmailForm(AddEmailForm):
+    """allauth's e-mail change (ACCOUNT_CHANGE_EMAIL), except that a player
+    whose current address is not verified keeps it until the new one is:
+    allauth's own replaces the newest unverified address, which for them is
+    the current one, so the change took effect at once. The new address is
+    pending (unverified, not primary) and replaces every other address only
+    when its link is followed (allauth's verify_email)."""
+
+    def save(self, request: HttpRequest) -> EmailAddress:
+        assert self.user is not None
+        with transaction.atomic():
+            # An earlier change still pending gives way to this one.
+            EmailAddress.objects.filter(
+                user_id=self.user.pk, verified=False, primary=False
+            ).delete()
+            address = EmailAddress.objects.create(
+                user=self.user, email=self.cleaned_data["email"].lower()
+            )
+        send_verification_email_to_address(request, address)
+        return address

@@ -35,7 +35,14 @@ ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Every e-mailed link is built on SITE_URL, never on a request's Host (accounts/adapter.py).
+SITE_URL = env.str(
+    "SITE_URL", default=f"http://127.0.0.1:{env.int('WEB_PORT', default=8000)}"
+).rstrip("/")
+# A request whose Host names another port than SITE_URL's answers 400
+# (accounts.middleware.SitePortMiddleware): on in production settings once
+# SITE_URL is configured (the scaled-out tests serve two ports at the default).
+SITE_PORT_CHECK = env.bool("SITE_PORT_CHECK", default=not DEBUG and "SITE_URL" in os.environ)
 
 INSTALLED_APPS = [
     "daphne",
@@ -62,6 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "euchre_site.client_ip.ClientIPMiddleware",  # first: REMOTE_ADDR is the client's address
+    "accounts.middleware.SitePortMiddleware",  # before any redirect is built on the Host
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -74,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.PendingEmailMiddleware",  # an e-mail change waits for its verification
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
@@ -194,7 +203,17 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+# One verified owner per address (a database constraint); an unverified copy
+# never blocks anyone: "strict" lets a sign-up with an address another account
+# holds go through as one with a new address would (the same page, the same
+# verification mail), so sign-up tells nobody which addresses are registered,
+# and log-in and password reset answer alike too. Who verifies first owns it.
 ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = "strict"
+# One address per account; a new one is pending until verified, then replaces it.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_FORMS = {"add_email": "accounts.forms.ChangeEmailForm"}
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # e-mailed links on SITE_URL
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.username_validators"  # at most 30 characters

@@ -1,0 +1,45 @@
+"""allauth's account adapter: every link in an account e-mail (password reset,
+e-mail verification, "you already have an account", "no account here") is
+built on settings.SITE_URL, never on the Host header of the request that
+caused it, so a forged Host cannot send a player a link to another server."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+from django.http import HttpRequest
+from django.urls import reverse
+
+
+def site_url(location: str) -> str:
+    """`location` (a path, or an absolute URL of this site) on SITE_URL's scheme, host and port."""
+    parts = urlsplit(location)
+    path = parts.path or "/"
+    if parts.query:
+        path += f"?{parts.query}"
+    if parts.fragment:
+        path += f"#{parts.fragment}"
+    return f"{settings.SITE_URL}{path}"
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def get_reset_password_from_key_url(self, key: str) -> str:
+        path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+        return site_url(path.replace("UID-KEY", quote(key)))
+
+    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation: Any) -> str:
+        return site_url(reverse("account_confirm_email", args=[emailconfirmation.key]))
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # The other mails' links (signup_url, password_reset_url, ...) are made by
+        # allauth from the request: each `*_url` is moved onto SITE_URL.
+        context = {
+            key: site_url(value)
+            if key.endswith("_url") and isinstance(value, str) and value
+            else value
+            for key, value in context.items()
+        }
+        super().send_mail(template_prefix, email, context)
