@@ -10,7 +10,11 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
+        from .sessions import connect_signals
+
         user_logged_in.connect(_remember_language, dispatch_uid="accounts.remember_language")
+        # Log-out, a new password and deactivation close the user's sockets.
+        connect_signals()
 
 
 def _remember_language(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:

@@ -1,5 +1,7 @@
 """Websockets: thin. They join the viewer's groups, send a full snapshot on
-(re)connect, and forward the frames that games.realtime renders."""
+(re)connect, and forward the frames that games.realtime renders. Each follows
+its session (accounts.sessions.SessionBoundConsumer): log-out, a new password
+or deactivation closes it, and it sends nothing after its session ended."""
 
 from __future__ import annotations
 
@@ -7,12 +9,12 @@ import asyncio
 import logging
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from accounts.sessions import SessionBoundConsumer
 from euchre_site.socket_db import database_sync_to_async
 
 from . import access, presence, realtime, services, tasks
@@ -21,7 +23,7 @@ from .models import Seat, Table
 log = logging.getLogger(__name__)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SessionBoundConsumer):
     groups: list[str] = []
 
     async def connect(self) -> None:
@@ -175,7 +177,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_in_order()
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(SessionBoundConsumer):
     async def connect(self) -> None:
         if not self.scope["user"].is_authenticated:
             await self.close(code=4401)

@@ -1,4 +1,5 @@
-"""The per-user socket open on every page: badge on connect, then badge and toast frames."""
+"""The per-user socket open on every page: badge on connect, then badge and toast
+frames; it closes when its session ends (accounts.sessions.SessionBoundConsumer)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import contextlib
 import logging
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from accounts.sessions import SessionBoundConsumer
 from euchre_site.socket_db import database_sync_to_async
 from games import presence
 
@@ -18,7 +19,7 @@ from . import realtime, services, texts
 log = logging.getLogger(__name__)
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
+class NotificationConsumer(SessionBoundConsumer):
     async def connect(self) -> None:
         user = self.scope["user"]
         if not user.is_authenticated:
