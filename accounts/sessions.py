@@ -24,8 +24,9 @@ and remembers its session key (as a digest). Then:
   a socket's connect is seen by the check after joining the group (the cache
   mark is set before the message is sent). Because delivery is at most once,
   a socket also re-validates its session before sending or receiving when
-  its last check is older than SOCKET_SESSION_RECHECK_SECONDS (5 s): that
-  also ends sockets whose session expired or was deleted some other way.
+  its last check is older than SOCKET_SESSION_RECHECK_SECONDS (5 s; the
+  sockets of one session in one process share that check): that also ends
+  sockets whose session expired or was deleted some other way.
   Per frame this is one clock read and two attribute tests (measured in
   tests/games/test_session_sockets.py), never a query.
 
@@ -199,6 +200,23 @@ def connect_signals() -> None:
 # --------------------------------------------------------------------------- the consumers' side
 
 
+# Session digest -> when a socket of this process last found it alive: the
+# sockets of one session (a table's and the notifications', several tabs)
+# share the periodic check. Forced checks (connect, session.end) ignore it.
+_checked: dict[str, float] = {}
+_MAX_CHECKED = 20_000
+
+
+def _remember_check(digest: str, now: float) -> None:
+    if len(_checked) >= _MAX_CHECKED:
+        horizon = now - recheck_seconds()
+        for old in [d for d, t in _checked.items() if t < horizon]:
+            del _checked[old]
+        if len(_checked) >= _MAX_CHECKED:
+            _checked.clear()
+    _checked[digest] = now
+
+
 class SessionBoundConsumer(AsyncWebsocketConsumer):
     """Base of every socket of a signed-in user: closes (4401) when its session
     ends and never sends or takes a frame after that."""
@@ -264,6 +282,12 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
         async with self._session_lock:
             if self.session_ended or (not force and time.monotonic() < self._session_check_due):
                 return
+            now = time.monotonic()
+            checked = _checked.get(self._session_digest)
+            if not force and checked is not None and now - checked < recheck_seconds():
+                # Another socket of this session, in this process, checked it lately.
+                self._session_check_due = checked + recheck_seconds()
+                return
             try:
                 alive = await database_sync_to_async(session_alive)(
                     self._session_user_id, self._session_key
@@ -271,8 +295,12 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
             except Exception:  # the database or Redis away: the session did not end
                 log.warning("socket session not checked", exc_info=True)
                 alive = True
-            self._session_check_due = time.monotonic() + recheck_seconds()
-            if not alive:
+            now = time.monotonic()
+            self._session_check_due = now + recheck_seconds()
+            if alive:
+                _remember_check(self._session_digest, now)
+            else:
+                _checked.pop(self._session_digest, None)
                 await self._end_session()
 
     async def _end_session(self) -> None:

@@ -92,11 +92,16 @@ async def still_open(ws: WebsocketCommunicator) -> None:
 async def ends_everything(game: Game, end: Any, user: Any, other: Any) -> None:
     """`end` ends `user`'s session; its sockets close and get nothing after;
     `other`'s stay open and get the move and their notification."""
-    client, other_client = await sync_to_async(logged_in)(user), await sync_to_async(logged_in)(
-        other
+    client, other_client = (
+        await sync_to_async(logged_in)(user),
+        await sync_to_async(logged_in)(other),
     )
     table, notes = await open_sockets(game, client)
     other_table, other_notes = await open_sockets(game, other_client)
+    # While the session lasts the socket's chat is taken (and reaches the others).
+    await table.send_json_to({"chat": "send", "phrase": "", "text": "hello all"})
+    assert "hello all" in await table.receive_from(timeout=5)
+    assert "hello all" in await other_table.receive_from(timeout=5)
     await end(client)
     assert await closed(table) == sessions.SESSION_ENDED
     assert await closed(notes) == sessions.SESSION_ENDED
@@ -127,6 +132,7 @@ def test_log_out_closes_the_sessions_sockets(game: Game) -> None:
     async_to_sync(ends_everything)(game, log_out, user, other)
     from chat.models import Message
 
+    assert Message.objects.filter(text="hello all").exists()
     assert not Message.objects.filter(text="still here?").exists()
 
 
