@@ -19,6 +19,11 @@ An invitation is the table's `invite_token`. Following the link stores the
 token in the session (`admit_invited`); it admits new viewers only while the
 game has not ended, and the owner can revoke it (`Table.invite_token` is
 replaced, so every session holding the old one loses its access at once).
+A link that closed stays closed: a rematch (a game numbered 2 or more at the
+same table) replaces the token too (`_new_link_for_rematch`), so the old link
+never admits anyone again, and `Table.invite_url` is a new link for the new
+game. The players keep their access by their seats; a viewer who came in by
+the old link needs the new one, as after a revoke.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any
 
-from .models import Table
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from .models import Game, Table, new_invite_token
 
 SESSION_KEY = "invitations"  # {str(table id): token}
 MAX_INVITATIONS_IN_SESSION = 50
@@ -86,3 +94,15 @@ def admit_invited(table: Table, session: MutableMapping[str, Any]) -> None:
     held[str(table.pk)] = table.invite_token
     # Oldest first: keep the newest few.
     session[SESSION_KEY] = dict(list(held.items())[-MAX_INVITATIONS_IN_SESSION:])
+
+
+@receiver(post_save, sender=Game, dispatch_uid="games.access.new_link_for_rematch")
+def _new_link_for_rematch(sender: Any, instance: Game, created: bool, **kwargs: Any) -> None:
+    """A rematch starts: the table's invitation link (closed when the last
+    game ended) is replaced by a new one, in the rematch's own transaction."""
+    if not created or instance.number <= 1:
+        return
+    token = new_invite_token()
+    Table.objects.filter(pk=instance.table_id).update(invite_token=token)
+    if Game.table.is_cached(instance):
+        instance.table.invite_token = token

@@ -1,4 +1,7 @@
+import unicodedata
+
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import engine
@@ -7,6 +10,39 @@ from .models import BOT_LEVELS, DECKS, MOVE_TIMES, Table
 
 # Translators: a choice for an empty seat of a new table: a person will take it (rather than a bot).
 SEAT_CHOICES = [("", gettext_lazy("Open for a player")), *BOT_LEVELS]
+
+# Characters that turn text around or hide in it: bidi embeddings, overrides,
+# isolates and marks, and zero-width characters. A table's name is shown to
+# everyone in the lobby and at the table, so none of these may be in it.
+HIDDEN_CHARACTERS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e"  # LRE RLE PDF LRO RLO
+    "\u2066\u2067\u2068\u2069"  # LRI RLI FSI PDI
+    "\u200e\u200f\u061c"  # LRM RLM ALM
+    "\u200b\u200c\u200d\u2060\ufeff"  # ZWSP ZWNJ ZWJ WJ BOM
+)
+
+
+def is_hidden_character(ch: str) -> bool:
+    """A direction control, a zero-width character or a control character (Cc)."""
+    return ch in HIDDEN_CHARACTERS or unicodedata.category(ch) == "Cc"
+
+
+def without_hidden_characters(text: str) -> str:
+    """`text` with every hidden character taken out (for a name made before
+    they were refused, such as the old table's name when playing again)."""
+    return "".join(ch for ch in text if not is_hidden_character(ch))
+
+
+def validate_table_name(value: str) -> None:
+    if any(is_hidden_character(ch) for ch in value):
+        raise ValidationError(
+            # Translators: a form error: the table name typed holds invisible characters (such as right-to-left or left-to-right marks, or zero-width spaces) that change how text around it is shown.
+            gettext_lazy(
+                "A table name cannot contain invisible characters (direction marks or"
+                " zero-width spaces): type it again without them."
+            ),
+            code="hidden_characters",
+        )
 
 
 class TableForm(forms.Form):
@@ -17,6 +53,7 @@ class TableForm(forms.Form):
         initial=gettext_lazy("Cutthroat table"),
         # Translators: a form label: the name of a new table, shown in the lobby.
         label=pgettext_lazy("table", "Name"),
+        validators=[validate_table_name],
     )
     # Translators: a form label: the deck of cards the table plays with.
     deck = forms.ChoiceField(choices=DECKS, initial="24", label=gettext_lazy("Deck"))

@@ -361,11 +361,16 @@ class SummaryRow:
     tricks: int
     points: int
     cards: tuple[Face, ...]
+    # The cards the seat played to the hand's tricks, in order: public.
+    played: tuple[Face, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class HandSummary:
-    """The previous hand's details (beside the felt): the whole deal."""
+    """The previous hand's details (beside the felt): the whole deal for its
+    three players; for a spectator (`public`) only its public history: no
+    dealt hand, dummy, kitty or discard (RULES.md "What each player may
+    see"), each row's `cards` empty and its `played` cards shown instead."""
 
     number: int
     heading: str
@@ -374,6 +379,7 @@ class HandSummary:
     kitty: tuple[Face, ...]
     discards: tuple[Face, ...]
     dealer: str
+    public: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -886,7 +892,8 @@ def table_view(
     if summary is not None:
         last_hand_html = fragment(
             "hand_summary",
-            (repr(view["last_hand"]), names_key, summary.number),
+            # A spectator's summary differs from the players' of the same hand.
+            (repr(view["last_hand"]), names_key, summary.number, summary.public),
             lambda: {"last_hand": summary},
         )
     moved_at = int(game.last_move_at.timestamp() * 1000) if game.last_move_at else ""
@@ -1049,20 +1056,33 @@ def _phase_text(view: GameView, names: dict[int, str]) -> str:
 def _hand_summary(
     last: dict[str, Any] | None, names: dict[int, str], hand_number: int, view: GameView
 ) -> HandSummary | None:
-    """The previous hand's details: maker, trump, tricks, points, the whole deal."""
+    """The previous hand's details: maker, trump, tricks, points, and the
+    whole deal for the hand's players. A spectator (the view of no seat) sees
+    the hand only as its public history: the cards each seat played, never
+    a dealt hand, the dummy, the kitty or a discard (the engine's view of a
+    finished hand shows its deal to everyone, so it is left out here)."""
     if not last:
         return None
     res = last["result"]
-    deal = last["deal"] or {}
+    public = view["seat"] is None
+    deal = {} if public else (last["deal"] or {})
     # The finished hand is the current one only at the end of the game.
     number = hand_number if view["over"] or view["phase"] == "over" else hand_number - 1
     hands = deal.get("hands") or [[], [], []]
+    played: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    for trick in last.get("tricks") or []:
+        for s, c in trick["cards"]:
+            played[s].append(c)
     return HandSummary(
         number=number,
         heading=_hand_heading(number, res, names),
         rows=tuple(
             SummaryRow(
-                names[s], res["tricks"][s], res["points"][s], tuple(face(c) for c in hands[s])
+                names[s],
+                res["tricks"][s],
+                res["points"][s],
+                tuple(face(c) for c in hands[s]),
+                tuple(face(c) for c in played[s]),
             )
             for s in range(3)
         ),
@@ -1070,6 +1090,7 @@ def _hand_summary(
         kitty=tuple(face(c) for c in deal.get("kitty") or []),
         discards=tuple(face(c) for c in _flat(deal.get("discards"))),
         dealer=names[last["dealer"]],
+        public=public,
     )
 
 

@@ -429,9 +429,9 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
         )
         if game is None:
             raise Conflict(_("There is no game under way at this table."))
-        if not Seat.objects.filter(table=table, user=user).update(
-            bot_level=level, away=False, timeouts_in_row=0
-        ):
+        # The seat's time-out count is left as it is (see _count_timeouts):
+        # taking the seat back is not a move made in time.
+        if not Seat.objects.filter(table=table, user=user).update(bot_level=level, away=False):
             raise Forbidden(_("You are not playing at this table."))
         _seat_changed(game)
 
@@ -683,7 +683,14 @@ TIMEOUTS_BEFORE_HANDOVER = 3
 
 def _count_timeouts(seat: Seat, *, timed_out: bool, person: bool) -> None:
     """Three time-outs in a row hand the seat to the medium bot for the rest of
-    the game (the player can take it back); a move of their own resets the count."""
+    the game (the player can take it back).
+
+    The count belongs to the seat, not to the person's last return: only a
+    move the person makes in time resets it. Taking the seat back (or handing
+    it to a bot and back) leaves it as it was, so a seat taken back after
+    three time-outs is handed over again at its next time-out; nobody can
+    hold a table at one move per deadline for ever by taking the seat back
+    every third time-out. Bots' moves (autopilot, stand-in) do not count."""
     if timed_out:
         seat.timeouts_in_row += 1
         if seat.timeouts_in_row >= TIMEOUTS_BEFORE_HANDOVER:

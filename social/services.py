@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from euchre_site.refusal import Refusal
 from games import realtime as game_realtime
 from games import services as game_services
+from games.forms import without_hidden_characters
 from games.models import Seat, Table
 
 from . import selectors, tasks
@@ -384,9 +385,12 @@ def play_again(*, table: Table, user: Any) -> Table:
     if table.status != Table.Status.FINISHED or user.pk not in {s.user_id for s in seats}:
         raise SocialError(_("Only the players of a finished game can play again."), 409)
     with transaction.atomic():
+        # The old name may hold characters refused since (direction marks,
+        # zero-width characters): they are left out of the new table's.
+        name = without_hidden_characters(table.name).strip() or _("Cutthroat table")
         new = game_services.table_create(
             owner=user,
-            name=table.name,
+            name=name,
             rules=table.rules,
             target=table.target,
             mode=table.mode,

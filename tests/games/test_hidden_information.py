@@ -5,7 +5,8 @@ Whole games are played through the real views (HTTP posts of the moves) while
 a websocket per seat and one for a spectator collect every frame; after each
 move each frame, and each seat's full page, is checked. The end-of-hand
 summary of an already finished hand (`data-hand`) is the one place where
-other cards may appear, and only for hands that are over.
+other cards may appear, and only for hands that are over, and only to the
+hand's players: a spectator's summary shows only the cards played.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ def known_cards(state: GameState, seat: int | None) -> set[str]:
             known.update(record["deal"]["dummy"])
         if record["dealer"] == seat and hand.up_card_taken:
             known.add(record["deal"]["kitty"][0])
-    if hand.over:
-        known.update(ALL_CARDS)
+    if hand.over and seat is not None:
+        known.update(ALL_CARDS)  # a finished hand's whole deal, for its players only
     if len(state.hands) > 1:
         # The hand just over is public (its summary shows its whole deal); its
         # last trick is also shown on the table until the new hand's first move.
@@ -65,12 +66,13 @@ def known_cards(state: GameState, seat: int | None) -> set[str]:
     return known
 
 
-def cards_in(html: str, finished_hands: int) -> set[str]:
-    """Card codes and card names in a frame, outside summaries of finished hands."""
+def cards_in(html: str, finished_hands: int, spectator: bool = False) -> set[str]:
+    """Card codes and card names in a frame, outside summaries of finished
+    hands (a spectator's summaries count: they show only public cards)."""
 
     def strip(match: re.Match[str]) -> str:
         assert int(match.group(1)) <= finished_hands, "a summary of a hand still in play"
-        return ""
+        return match.group(0) if spectator else ""
 
     body = SUMMARY.sub(strip, html)
     body = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", body)
@@ -119,7 +121,7 @@ def play_and_check(
                     frames.append(page.content.decode())
                 allowed = known_cards(state, v)
                 for html in frames:
-                    leaked = cards_in(html, finished) - allowed
+                    leaked = cards_in(html, finished, spectator=v is None) - allowed
                     assert not leaked, (
                         f"viewer {v} at version {g.version} was shown {sorted(leaked)}"
                     )
