@@ -238,3 +238,19 @@ def test_the_check_is_off_with_debug_settings(client, settings):
     """`make run` and the tests' daphne (DEBUG on, any port) are never refused."""
     assert settings.SITE_PORT_CHECK is False
     assert client.get(reverse("home"), HTTP_HOST="127.0.0.1:54321").status_code == 200
+
+
+def test_the_email_page_names_the_current_address_and_the_pending_one(client):
+    sign_up(client, "alice", "alice@example.com")
+    page_before = client.get(reverse("account_email")).content.decode()
+    assert 'value="alice@example.com"' in page_before
+    assert "pending verification" in page_before  # the current one is not verified yet
+    client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    body = client.get(reverse("account_email")).content.decode()
+    fields = dict(re.findall(r'id="(current_email|new_email)"\s+value="([^"]+)"', body))
+    assert fields == {"current_email": "alice@example.com", "new_email": "new@example.com"}
+    assert "Changing to" in body and "Cancel Change" in body
+    assert 'style="display: none"' not in body
+    # Cancelling the change leaves the current address alone.
+    client.post(reverse("account_email"), {"action_remove": "", "email": "new@example.com"})
+    assert list(EmailAddress.objects.values_list("email", flat=True)) == ["alice@example.com"]
