@@ -98,6 +98,9 @@ async def ends_everything(game: Game, end: Any, user: Any, other: Any) -> None:
     )
     table, notes = await open_sockets(game, client)
     other_table, other_notes = await open_sockets(game, other_client)
+    lobby = socket("/ws/lobby/", client)
+    assert (await lobby.connect())[0]
+    await lobby.receive_from(timeout=5)
     # While the session lasts the socket's chat is taken (and reaches the others).
     await table.send_json_to({"chat": "send", "phrase": "", "text": "hello all"})
     assert "hello all" in await table.receive_from(timeout=5)
@@ -105,6 +108,7 @@ async def ends_everything(game: Game, end: Any, user: Any, other: Any) -> None:
     await end(client)
     assert await closed(table) == sessions.SESSION_ENDED
     assert await closed(notes) == sessions.SESSION_ENDED
+    assert await closed(lobby) == sessions.SESSION_ENDED
     # Frames pushed afterwards: none reaches the old sockets (the consumers
     # are still running: the test client has not disconnected).
     await a_move(game)
@@ -117,7 +121,7 @@ async def ends_everything(game: Game, end: Any, user: Any, other: Any) -> None:
     # The chat is refused too: nothing comes back, nothing is stored.
     await table.send_json_to({"chat": "send", "phrase": "", "text": "still here?"})
     assert await table.receive_nothing(timeout=0.5)
-    for ws in (table, notes, other_table, other_notes):
+    for ws in (table, notes, lobby, other_table, other_notes):
         await ws.disconnect()
 
 
