@@ -3,6 +3,8 @@ replay result (docs/hand-record.md). Pure functions: no database."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import ngettext, pgettext
@@ -91,3 +93,54 @@ def seat_facts(record: dict[str, Any], result: dict[str, Any]) -> list[dict[str,
             }
         )
     return out
+
+
+# --------------------------------------------------------------------------- who played a seat
+
+# Why a game is not rated for a person, or rated otherwise (GameFact.rating_note).
+BOT_ONLY = "bot_only"  # a bot made every decision of their seat: not their game at all
+MOSTLY_BOT = "mostly_bot"  # a bot made more than half of them: unrated, never a win
+LEFT = "left"  # they played, left, and a stand-in finished the game: rated last
+HINTS = "hints"  # a table with hints: nobody is rated
+DAILY = "daily"  # the daily deal: scored on its own page
+
+
+def bot_made(action: dict[str, Any]) -> bool:
+    """Whether a bot made this action for its seat's person: a time-out's move
+    (`"auto": true`), their autopilot or a stand-in (`"by"`, games.services.game_act)."""
+    return bool(action.get("auto")) or action.get("by") in ("autopilot", "stand-in")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPlay:
+    """Who made one seat's decisions in a game (or a hand)."""
+
+    decisions: int = 0
+    by_bot: int = 0
+    left: bool = False  # the seat's last decision was a stand-in's
+
+    @property
+    def note(self) -> str:
+        """ "" when the person played the seat, else BOT_ONLY, LEFT or MOSTLY_BOT."""
+        if self.decisions and self.by_bot == self.decisions:
+            return BOT_ONLY
+        if self.left:
+            return LEFT
+        if 2 * self.by_bot > self.decisions:
+            return MOSTLY_BOT
+        return ""
+
+
+def seat_play(records: Iterable[dict[str, Any]], seat: int) -> SeatPlay:
+    """Count `seat`'s decisions in these hand records, in order, and the bots' among them."""
+    decisions = by_bot = 0
+    last: dict[str, Any] | None = None
+    for record in records:
+        for action in record.get("actions") or []:
+            if action.get("seat") != seat:
+                continue
+            decisions += 1
+            by_bot += bot_made(action)
+            last = action
+    left = last is not None and last.get("by") == "stand-in"
+    return SeatPlay(decisions=decisions, by_bot=by_bot, left=left)

@@ -73,8 +73,15 @@ class GameFact(models.Model):
     finished = models.DateTimeField()
     mode = models.CharField(max_length=8)
     rules_key = models.CharField(max_length=40)
-    won = models.BooleanField(default=False)
+    won = models.BooleanField(default=False)  # never when a bot played most of the seat
     score = models.SmallIntegerField(default=0)
+    # False when a bot made all the seat's decisions: not this person's game at all.
+    counted = models.BooleanField(default=True)
+    # Why the game is not rated for this person, or rated otherwise: stats.facts
+    # BOT_ONLY, MOSTLY_BOT, LEFT (rated last), HINTS, DAILY; "" rated as played.
+    rating_note = models.CharField(max_length=12, blank=True, default="")
+    decisions = models.PositiveSmallIntegerField(default=0)  # the seat's, in the whole game
+    bot_decisions = models.PositiveSmallIntegerField(default=0)  # of which a bot made
 
     class Meta:
         constraints = [
@@ -103,6 +110,31 @@ class PlayerStats(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# The shown rating: 1500 + 20 x (mu - 25). It follows mu, the rating's
+# estimate of the player's strength, which rises with each result better than
+# the ratings at the table predicted and falls with each worse one (mu - 3 sigma,
+# the "ordinal", rose while its uncertainty shrank, even game after lost game).
+# A scale of 20 makes a settled player's game move it by some 10 to 30 points.
+SHOWN_BASE = 1500
+SHOWN_SCALE = 20
+SHOWN_MU = 25.0  # a new player's mu (OpenSkill's default)
+# Provisional until both: PROVISIONAL_GAMES rated games, and sigma down to
+# PROVISIONAL_SIGMA (from 8.33: some 10 games against new players, 4 or 5
+# against bots with settled ratings). Only established ratings are listed.
+PROVISIONAL_GAMES = 10
+PROVISIONAL_SIGMA = 6.5
+
+
+def shown_rating(mu: float) -> int:
+    """A rating as the site shows it."""
+    return round(SHOWN_BASE + SHOWN_SCALE * (mu - SHOWN_MU))
+
+
+def established_q() -> models.Q:
+    """The ratings that are no longer provisional (a queryset filter)."""
+    return models.Q(games__gte=PROVISIONAL_GAMES, sigma__lte=PROVISIONAL_SIGMA)
 
 
 class Rating(models.Model):
@@ -144,8 +176,13 @@ class Rating(models.Model):
 
     @property
     def display(self) -> int:
-        """The shown rating: the ordinal (mu - 3 sigma) scaled to a familiar range."""
-        return round(1000 + 40 * self.ordinal)
+        """The shown rating (shown_rating): it moves with the results."""
+        return shown_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        """Too few games, or still too uncertain, to be listed (marked on the pages)."""
+        return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
 
 
 class RatingEvent(models.Model):
@@ -169,7 +206,7 @@ class RatingEvent(models.Model):
 
     @property
     def display(self) -> int:
-        return round(1000 + 40 * self.ordinal)
+        return shown_rating(self.mu)
 
 
 class ImportedGame(models.Model):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils.formats import number_format
 from django.utils.functional import Promise, lazy
 from django.utils.text import capfirst
@@ -17,8 +17,8 @@ from games import access, words
 from games.models import Game, Hand, Table
 
 from . import charts
-from .facts import rules_label
-from .models import HandFact, PlayerStats
+from .facts import BOT_ONLY, DAILY, HINTS, LEFT, MOSTLY_BOT, rules_label
+from .models import SHOWN_MU, GameFact, HandFact, PlayerStats, RatingEvent, shown_rating
 
 
 def _lazy_str(say: Callable[[str], str], key: str) -> Promise:
@@ -416,3 +416,71 @@ def history_rows(facts: Any) -> list[dict[str, Any]]:
         }
         for f in facts
     ]
+
+
+# --------------------------------------------------------------------------- games and their ratings
+
+RECENT_GAMES = 20
+
+# Why a game is not rated for the reader, or is rated otherwise (GameFact.rating_note).
+RATING_NOTES: dict[str, Promise] = {
+    # Translators: the reason given beside a game in the player's list of games: a bot made every decision of the player's seat (they turned "let a bot play for me" on before their first move, or never came), so the game is not theirs.
+    BOT_ONLY: pgettext_lazy("unrated game", "Not counted: a bot played your seat from the start."),
+    # Translators: the reason given beside a game in the player's list of games: a bot (the player's autopilot, or one moving when their time ran out) made more than half of their seat's decisions, so the game is not rated for them and never counts as their win.
+    MOSTLY_BOT: pgettext_lazy(
+        "unrated game", "Unrated: a bot made more than half of your decisions."
+    ),
+    # Translators: the reason given beside a game in the player's list of games: the player left the game before its end and a bot finished it for them, so they are rated as if they had finished last.
+    LEFT: pgettext_lazy("unrated game", "Rated as last: you left, and a bot finished the game."),
+    # Translators: the reason given beside a game in the player's list of games: the table showed hints (the best move), so nobody is rated.
+    HINTS: pgettext_lazy("unrated game", "Unrated: a table with hints."),
+    # Translators: the reason given beside a game in the player's list of games: the daily deal (the same five deals for everybody, once a day) is ranked on its own page, not rated.
+    DAILY: pgettext_lazy("unrated game", "Unrated: the daily deal is ranked on its own page."),
+}
+
+
+def rating_before() -> Subquery:
+    """For a RatingEvent queryset: the mu of the same rating's event before each
+    one (None for its first)."""
+    return Subquery(
+        RatingEvent.objects.filter(rating=OuterRef("rating"))
+        .filter(Q(at__lt=OuterRef("at")) | Q(at=OuterRef("at"), pk__lt=OuterRef("pk")))
+        .order_by("-at", "-pk")
+        .values("mu")[:1]
+    )
+
+
+def rating_change(mu: float, before: float | None) -> int:
+    """What a game did to the shown rating (from a new player's 1500 for their first)."""
+    return shown_rating(mu) - shown_rating(SHOWN_MU if before is None else before)
+
+
+def recent_games(user_id: int, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
+    """The person's last finished games, newest first: each with its change of
+    their shown rating (None when it is not rated for them) and, when it is not
+    rated or rated otherwise, why. Two queries."""
+    facts = list(
+        GameFact.objects.filter(user_id=user_id)
+        .select_related("game__table")
+        .order_by("-finished", "-pk")[:limit]
+    )
+    events = {
+        game_id: (mu, before)
+        for game_id, mu, before in RatingEvent.objects.filter(
+            rating__user_id=user_id, game_id__in=[f.game_id for f in facts]
+        )
+        .annotate(before=rating_before())
+        .values_list("game_id", "mu", "before")
+    }
+    rows = []
+    for f in facts:
+        event = events.get(f.game_id)
+        rows.append(
+            {
+                "fact": f,
+                "change": None if event is None else rating_change(*event),
+                "rating": None if event is None else shown_rating(event[0]),
+                "reason": RATING_NOTES.get(f.rating_note, ""),
+            }
+        )
+    return rows

@@ -17,15 +17,22 @@ from openskill.models import PlackettLuce
 
 from games.models import Game, Hand
 
-from .facts import rules_key, seat_facts
-from .models import POSITIONS, GameFact, HandFact, PlayerStats, Rating, RatingEvent
+from .facts import BOT_ONLY, DAILY, HINTS, LEFT, SeatPlay, rules_key, seat_facts, seat_play
+from .models import (
+    POSITIONS,
+    GameFact,
+    HandFact,
+    PlayerStats,
+    Rating,
+    RatingEvent,
+    established_q,
+)
 
 RECENT_DAYS = 30
 AVERAGE_KEY = "all"
 SUITS = "CDHS"
 SERIES_GAMES = 50  # points-per-hand chart: the last games
 SERIES_RATINGS = 100  # rating chart: the last rated games
-LEADERBOARD_MIN_GAMES = 10
 MODEL = PlackettLuce()
 
 
@@ -41,6 +48,12 @@ def hand_facts_store(*, hand: Hand) -> list[int]:
     people = {s.position: s.user_id for s in table.seats.all() if s.user_id is not None}
     if not people:
         return []
+    # A hand whose every decision of a seat a bot made is not its person's.
+    people = {
+        seat: user_id
+        for seat, user_id in people.items()
+        if seat_play([hand.record], seat).note != BOT_ONLY
+    }
     key = rules_key(table.rules)
     finished = hand.finished or timezone.now()
     rows = [
@@ -69,22 +82,50 @@ def game_facts_store(*, game: Game) -> list[int]:
         hand_facts_store(hand=hand)
     key = rules_key(table.rules)
     scores = list(game.scores or [0, 0, 0])
-    rows = [
-        GameFact(
-            game=game,
-            user_id=s.user_id,
-            seat=s.position,
-            finished=game.finished or timezone.now(),
-            mode=table.mode,
-            rules_key=key,
-            won=game.winner == s.position,
-            score=scores[s.position],
+    plays = seat_plays(game)
+    rows = []
+    for s in table.seats.all():
+        if s.user_id is None:
+            continue
+        play = plays[s.position]
+        rows.append(
+            GameFact(
+                game=game,
+                user_id=s.user_id,
+                seat=s.position,
+                finished=game.finished or timezone.now(),
+                mode=table.mode,
+                rules_key=key,
+                won=game.winner == s.position and not play.note,
+                score=scores[s.position],
+                counted=play.note != BOT_ONLY,
+                rating_note=rating_note(game, play),
+                decisions=play.decisions,
+                bot_decisions=play.by_bot,
+            )
         )
-        for s in table.seats.all()
-        if s.user_id is not None
-    ]
+        if play.note == BOT_ONLY:  # not their game: none of its hands either
+            HandFact.objects.filter(game=game, user_id=s.user_id).delete()
     GameFact.objects.bulk_create(rows, ignore_conflicts=True)
     return sorted(r.user_id for r in rows)
+
+
+def seat_plays(game: Game) -> dict[int, SeatPlay]:
+    """Who made each seat's decisions in the game (bots marked in the hand records)."""
+    records = list(game.hands.order_by("number").values_list("record", flat=True))
+    return {seat: seat_play(records, seat) for seat in range(3)}
+
+
+def rating_note(game: Game, play: SeatPlay) -> str:
+    """Why the game is not rated for the person who had this seat ("" when it is
+    rated as played; LEFT when it is rated as their last place)."""
+    if play.note == BOT_ONLY:
+        return BOT_ONLY
+    if game.table.is_daily:
+        return DAILY
+    if game.table.hints:
+        return HINTS
+    return play.note
 
 
 # --------------------------------------------------------------------------- figures
@@ -281,7 +322,8 @@ def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None
     """Recompute and store every figure of one person (a few aggregate queries)."""
     now = now or timezone.now()
     hand_rows = HandFact.objects.filter(user_id=user_id)
-    data = figures(hand_rows, GameFact.objects.filter(user_id=user_id), now=now)
+    games = GameFact.objects.filter(user_id=user_id, counted=True)
+    data = figures(hand_rows, games, now=now)
     per_game = list(
         hand_rows.values("game")
         .annotate(points=Sum("points"), hands=Count("pk"), at=Max("finished"))
@@ -307,6 +349,7 @@ def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None
             "mu": round(rating.mu, 2),
             "sigma": round(rating.sigma, 2),
             "games": rating.games,
+            "provisional": rating.provisional,
         }
     )
     data["agreement"] = agreement_of(user_id=user_id)
@@ -316,7 +359,9 @@ def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None
 def average_stats_recompute(*, now: datetime.datetime | None = None) -> PlayerStats:
     """The average player's figures: rates over everybody's rows, counts per player."""
     now = now or timezone.now()
-    data = figures(HandFact.objects.all(), GameFact.objects.all(), now=now, average=True)
+    data = figures(
+        HandFact.objects.all(), GameFact.objects.filter(counted=True), now=now, average=True
+    )
     return _store(AVERAGE_KEY, None, data)
 
 
@@ -369,23 +414,39 @@ def ranks_of(scores: list[int]) -> list[int]:
 def ratings_update(*, game: Game) -> bool:
     """Rate a finished game once. Bots are rated as one pseudo-player per level,
     so a person's game against two bots counts: a game is rated when it has at
-    least one person and at least two rated players, no hints (a table
+    least one rated person and at least two rated players, no hints (a table
     option for learners) and not a daily deal (a game of five fixed deals,
-    scored on its own page). Returns whether it was rated now."""
+    scored on its own page).
+
+    A person is rated only for what they played (the hand records mark the
+    moves bots made for them): a seat whose decisions a bot made all, or more
+    than half of, is rated as that bot (its level now, else medium's); a person
+    who played, then left for good and had a stand-in finish, is rated last.
+    Returns whether it was rated now."""
     if game.status != Game.Status.FINISHED or game.table.hints or game.table.is_daily:
         return False
     seats = list(game.table.seats.all())
-    people = {s.user_id for s in seats if s.user_id is not None}
-    players = people | {s.bot_level or "medium" for s in seats if s.user_id is None}
-    if not people or len(players) < 2:
+    plays = seat_plays(game)
+    notes = {s.position: plays[s.position].note for s in seats if s.user_id is not None}
+    rated = {p for p, note in notes.items() if note in ("", LEFT)}  # the people's seats
+
+    def player(s: Any) -> tuple[int | None, str]:
+        if s.position in rated:
+            return s.user_id, ""
+        return None, s.bot_level or "medium"
+
+    entrants = [player(s) for s in seats]
+    if not rated or len(set(entrants)) < 2:
         return False
     scores = list(game.scores)
     if game.winner is not None:  # the winner first, whatever the scores say
         scores = [s + (1000 if i == game.winner else 0) for i, s in enumerate(scores)]
+    # Who left is last, whatever their stand-in scored.
+    scores = [s - 10_000 if notes.get(i) == LEFT else s for i, s in enumerate(scores)]
     with transaction.atomic():
         if RatingEvent.objects.filter(game=game).exists():
             return False
-        rows = [_rating_for(user_id=s.user_id, bot_level=s.bot_level or "medium") for s in seats]
+        rows = [_rating_for(user_id=u, bot_level=level) for u, level in entrants]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
         new = MODEL.rate(teams, ranks=[float(r) for r in ranks_of(scores)])
         # A bot level seated twice is one pseudo-player: its updates are averaged.
@@ -416,10 +477,9 @@ def rating_series(*, user_id: int) -> list[dict[str, Any]]:
 
 
 def leaderboard(limit: int = 100) -> list[Rating]:
+    """The established ratings (no provisional one), highest shown rating first."""
     return list(
-        Rating.objects.filter(games__gte=LEADERBOARD_MIN_GAMES)
-        .select_related("user")
-        .order_by("-ordinal")[:limit]
+        Rating.objects.filter(established_q()).select_related("user").order_by("-mu", "pk")[:limit]
     )
 
 

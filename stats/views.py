@@ -26,10 +26,9 @@ from games.narration import describe
 
 from . import charts, selectors
 from .forms import HistoryFilterForm
-from .models import ImportedGame, Review
+from .models import PROVISIONAL_GAMES, ImportedGame, Review
 from .replay import step_context
 from .review import ReviewError, agreement_progress, agreement_request, review_request
-from .services import LEADERBOARD_MIN_GAMES
 from .services import leaderboard as leaderboard_rows
 
 User = get_user_model()
@@ -88,6 +87,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "by_mode": selectors.breakdown(data, avg, "by_mode") if own else [],
         "by_rules": selectors.breakdown(data, avg, "by_rules") if own else [],
         "rating": data.get("rating"),
+        "min_games": PROVISIONAL_GAMES,
+        "games": selectors.recent_games(person.pk) if own else [],
         "agreement": data.get("agreement"),
         "rating_series": _dated(series.get("rating") or []),
         "rating_chart": charts.line_chart(
@@ -139,7 +140,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "stats/leaderboard.html",
-        {"rows": leaderboard_rows(), "min_games": LEADERBOARD_MIN_GAMES},
+        {"rows": leaderboard_rows(), "min_games": PROVISIONAL_GAMES},
     )
 
 
@@ -171,6 +172,7 @@ def history(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "rows": selectors.history_rows(page.object_list),
+            "games": selectors.recent_games(_me(request).pk) if page.number == 1 else [],
             "filters": shown,
             "query": form.query(),
         },

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 
-from ..models import GameFact, Rating, RatingEvent
-from ..services import MODEL
+from ..models import GameFact, RatingEvent
+from ..selectors import rating_before, rating_change
 
 register = template.Library()
 
@@ -16,10 +16,12 @@ register = template.Library()
 @register.simple_tag
 def rating_changes(game: Any) -> dict[int, int]:
     """What a finished game did to each person's shown rating: {seat position:
-    change}, the change in the shown units (this game's rating minus the one
-    before it, or minus a new player's starting rating). Empty while the game's
-    ratings are not computed yet, and for a game that is not rated (bots
-    only, hints, the daily deal). `game` is a Game or its id. One query.
+    change}, the change in the shown units (this game's shown rating minus the
+    one before it, or minus a new player's starting 1500: stats.models
+    shown_rating). Empty while the game's ratings are not computed yet, and
+    for a game that is not rated (bots only, hints, the daily deal); a person
+    not rated for it (a bot played their seat) is left out. `game` is a Game
+    or its id. One query.
 
         {% rating_changes game as changes %}
         {% for position, change in changes.items %}...{% endfor %}
@@ -27,28 +29,12 @@ def rating_changes(game: Any) -> dict[int, int]:
     game_id = getattr(game, "pk", game)
     if not game_id:
         return {}
-    before = (
-        RatingEvent.objects.filter(rating=OuterRef("rating"))
-        .filter(Q(at__lt=OuterRef("at")) | Q(at=OuterRef("at"), pk__lt=OuterRef("pk")))
-        .order_by("-at", "-pk")
-        .values("ordinal")[:1]
-    )
     seat = GameFact.objects.filter(game=OuterRef("game"), user=OuterRef("rating__user")).values(
         "seat"
     )[:1]
     rows = (
         RatingEvent.objects.filter(game_id=game_id, rating__user__isnull=False)
-        .annotate(before=Subquery(before), seat=Subquery(seat))
-        .values_list("seat", "ordinal", "before")
+        .annotate(before=rating_before(), seat=Subquery(seat))
+        .values_list("seat", "mu", "before")
     )
-    start = _shown(MODEL.rating().ordinal())
-    return {
-        seat: _shown(ordinal) - (start if earlier is None else _shown(earlier))
-        for seat, ordinal, earlier in rows
-        if seat is not None
-    }
-
-
-def _shown(ordinal: float) -> int:
-    """A rating as the site shows it (Rating.display)."""
-    return Rating(ordinal=ordinal).display
+    return {seat: rating_change(mu, earlier) for seat, mu, earlier in rows if seat is not None}

@@ -260,12 +260,19 @@ def test_ranks_share_places_on_equal_scores() -> None:
     assert services.ranks_of([3, 11, 7]) == [3, 1, 2]
 
 
-def test_the_leaderboard_needs_ten_rated_games(alice: Any, bob: Any, carol: Any) -> None:
+def test_the_leaderboard_lists_established_ratings_only(alice: Any, bob: Any, carol: Any) -> None:
     for _ in range(10):
         services.after_game(game_id=build_game([alice, bob, carol]).pk)
-    Rating.objects.filter(user=carol).update(games=9)
+    Rating.objects.filter(user=carol).update(games=9)  # too few games
+    Rating.objects.filter(user=alice).update(sigma=6.0)  # settled
+    Rating.objects.filter(user=bob).update(sigma=7.5)  # ten games, but still uncertain
     board = services.leaderboard()
-    assert [r.user.username for r in board if r.user] == ["bob", "alice"]
+    assert [r.user.username for r in board if r.user] == ["alice"]
+    assert all(not r.provisional for r in board)
+    assert Rating.objects.get(user=bob).provisional and Rating.objects.get(user=carol).provisional
+    Rating.objects.filter(user=bob).update(sigma=6.5)
+    board = services.leaderboard()
+    assert [r.user.username for r in board if r.user] == ["bob", "alice"]  # by the shown rating
     assert board[0].display > board[1].display
 
 

@@ -14,7 +14,7 @@ from stats.templatetags.stats_tags import rating_changes
 
 from .helpers import build_game
 
-START = 1000  # the shown rating of a new player: 1000 + 40 x ordinal (mu - 3 sigma = 0)
+START = 1500  # the shown rating of a new player: 1500 + 20 x (mu - 25), mu = 25
 
 
 def shown(user: Any) -> int:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import engine
 from games.models import Hand
 from stats import services
-from stats.models import ImportedGame, PlayerStats
+from stats.models import ImportedGame, PlayerStats, Rating
 
 from .helpers import GAME_HANDS, build_game
 
@@ -77,19 +77,25 @@ def test_the_stats_page_reads_stored_figures_only(
 ) -> None:
     c = client_for(alice)
     url = reverse("stats:player", args=["alice"])
-    # 8 for the page, 5 for the social panel (friends, recent games: a fixed number).
-    with django_assert_max_num_queries(13):
+    # 8 for the page, 2 for the last games and their rating changes, 5 for the
+    # social panel (friends, recent games: a fixed number).
+    with django_assert_max_num_queries(15):
         assert c.get(url).status_code == 200
 
 
-def test_the_leaderboard_lists_players_with_ten_rated_games(
+def test_the_leaderboard_lists_established_players_and_says_how_it_rates(
     alice: Any, bob: Any, carol: Any
 ) -> None:
-    for _ in range(10):
+    for _ in range(20):
         services.after_game(game_id=build_game([alice, bob, carol]).pk)
+    assert not any(r.provisional for r in Rating.objects.all())
     html = client_for(alice).get(reverse("stats:leaderboard")).content.decode()
+    assert "Everybody starts at 1500" in html and "OpenSkill" not in html and "σ" not in html
     html = html.split('id="leaderboard"')[1]
     assert html.index(">bob<") < html.index(">alice<") < html.index(">carol<")
+    Rating.objects.filter(user=carol).update(sigma=7.0)  # provisional again: not listed
+    html = client_for(alice).get(reverse("stats:leaderboard")).content.decode()
+    assert ">bob<" in html and ">carol<" not in html
 
 
 def test_history_filters(played: Any, alice: Any) -> None:

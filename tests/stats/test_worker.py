@@ -24,13 +24,14 @@ def real_celery() -> Any:
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_finished_game_is_counted_and_rated_by_the_worker(
+def test_a_game_the_workers_bots_played_for_both_people_counts_for_neither(
     alice: Any, bob: Any, real_celery: Any, celery_worker: Any
 ) -> None:
     table = open_table(alice, target=5)
     services.table_join(table=table, user=bob, position=1)
     services.table_set_bot(table=table, user=alice, position=2, level="medium")
-    # Both people hand their seats to bots: the worker plays the whole game.
+    # Both people hand their seats to bots before the first move: the worker
+    # plays the whole game, and it is neither person's game.
     services.seat_set_autopilot(table=table, user=alice, level="easy")
     services.seat_set_autopilot(table=table, user=bob, level="easy")
     game = table.games.get()
@@ -39,23 +40,25 @@ def test_a_finished_game_is_counted_and_rated_by_the_worker(
         game.refresh_from_db()
         done = (
             PlayerStats.objects.filter(key="all").exists()
-            and RatingEvent.objects.filter(game=game).count() == 3
+            and GameFact.objects.filter(game=game).count() == 2
         )
         if game.status == Game.Status.FINISHED and done:
             break
         time.sleep(0.5)
     assert game.status == Game.Status.FINISHED
-    finished_hands = game.hands.filter(result__isnull=False).count()
-    for _ in range(40):  # the last hand's own task may still be finishing
-        if HandFact.objects.filter(game=game).count() == 2 * finished_hands:
-            break
-        time.sleep(0.25)
-    assert HandFact.objects.filter(game=game).count() == 2 * finished_hands
-    assert GameFact.objects.filter(game=game).count() == 2
-    for user, seat in ((alice, 0), (bob, 1)):
+    # The hand records say who moved: the people's seats, their autopilot.
+    actions = [a for h in game.hands.all() for a in h.record["actions"]]
+    assert {a.get("by") for a in actions if a["seat"] in (0, 1)} == {"autopilot"}
+    assert all("by" not in a for a in actions if a["seat"] == 2)  # a bot's own seat
+    time.sleep(1)  # the last hand's own task may still be finishing
+    assert not HandFact.objects.filter(game=game).exists()
+    facts = GameFact.objects.filter(game=game)
+    assert facts.count() == 2
+    assert all(not f.counted and not f.won and f.rating_note == "bot_only" for f in facts)
+    for user in (alice, bob):
         data = PlayerStats.objects.get(key=f"user:{user.pk}").data
-        assert data["lifetime"]["games"]["played"] == 1
-        assert data["lifetime"]["games"]["won"] == int(game.winner == seat)
-        assert data["lifetime"]["hands"] == finished_hands
-        assert data["rating"]["games"] == 1
-    assert Rating.objects.get(user=None, bot_level="medium").games == 1
+        assert data["lifetime"]["games"]["played"] == 0
+        assert data["lifetime"]["hands"] == 0
+        assert data["rating"] is None
+    # Bots played it all: a game of bots, rated for nobody.
+    assert not Rating.objects.exists() and not RatingEvent.objects.filter(game=game).exists()
