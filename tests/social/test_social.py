@@ -396,7 +396,7 @@ def test_friends_online_now_and_waiting_on_a_turn(alice: Any, bob: Any, carol: A
     assert game is not None and game.to_act is not None
     page = a.get("/friends/").content.decode()
     expected = {0: "your turn", 1: "their turn", 2: "in play"}[game.to_act]
-    assert "Friday table</a>:" in page and expected in page
+    assert "<bdi>Friday table</bdi></a>:" in page and expected in page
 
 
 @pytest.mark.parametrize(
