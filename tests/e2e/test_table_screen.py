@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import pgettext
 from playwright.sync_api import Page, expect
 
-from .helpers import open_a_table_against_bots, take_a_turn, version
+from .helpers import open_a_table_against_bots, open_chat, open_panels, take_a_turn, version
 
 SIZES = [(1280, 800), (1366, 768), (390, 844), (360, 640)]
 
@@ -241,3 +241,26 @@ def test_in_arabic_cards_read_left_to_right_and_left_is_left(
         v = version(page)
         mine.locator(".card-button[name=action], .actions button").first.click()
         expect(page.locator("#table")).not_to_have_attribute("data-version", str(v))
+
+
+def test_on_a_phone_the_panels_and_the_chat_open_as_drawers_over_the_felt(
+    page: Page, base_url: str, celery_worker: Any
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_a_table_against_bots(page, base_url, "drawers", "Drawers", 10, ("easy", "medium"))
+    panels, side = page.locator("#table-panels"), page.locator("#table-side")
+    expect(panels).to_be_hidden()
+    expect(side).to_be_hidden()
+    open_panels(page)
+    expect(page.get_by_role("button", name="Let a bot play for me")).to_be_in_viewport()
+    page.keyboard.press("Escape")
+    expect(panels).to_be_hidden()
+    open_chat(page)
+    expect(page.locator("#chat-text")).to_be_in_viewport()
+    page.get_by_role("button", name="Close").click()
+    expect(side).to_be_hidden()
+    # Wide: both sit beside the felt, no button needed.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(panels).to_be_visible()
+    expect(side).to_be_visible()
+    expect(page.locator(".table-tools")).to_be_hidden()
