@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import datetime
 import random
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 
 from games import engine, services
 from games.models import Game, Table
@@ -81,3 +83,19 @@ def play_one(
         actor=services.Actor.person(players(table)[seat]),
     )
     return action
+
+
+# A game at a by-turns table (a day per move) of alice, bob and carol.
+@pytest.fixture
+def turns_game(alice: Any, bob: Any, carol: Any) -> Game:
+    table = open_table(alice, mode="turns", move_seconds=86400)
+    services.table_join(table=table, user=bob, position=1)
+    game = services.table_join(table=table, user=carol, position=2)
+    assert game is not None
+    return game
+
+
+def expire(game: Game) -> None:
+    """Let the seat to act run out of time."""
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
+    game.refresh_from_db()

@@ -16,26 +16,11 @@ from django.utils import timezone
 from games import services, tasks
 from games.models import Game, Seat
 
-from .conftest import open_table, play_one, players
+from .conftest import expire, open_table, play_one, players
 from .wsclient import acommunicator
 
 pytestmark = pytest.mark.django_db
 DAY = 86400
-
-
-@pytest.fixture
-def turns_game(alice: Any, bob: Any, carol: Any) -> Game:
-    table = open_table(alice, mode="turns", move_seconds=DAY)
-    services.table_join(table=table, user=bob, position=1)
-    game = services.table_join(table=table, user=carol, position=2)
-    assert game is not None
-    return game
-
-
-def expire(game: Game) -> None:
-    """Let the seat to act run out of time."""
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
-    game.refresh_from_db()
 
 
 def test_a_by_turns_turn_has_a_deadline_of_the_time_per_move(turns_game: Game) -> None:

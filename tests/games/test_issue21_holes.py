@@ -4,7 +4,6 @@ without hidden cards, and time-outs that count from the seat."""
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 from typing import Any
@@ -12,13 +11,12 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games import engine, services, tasks
 from games.forms import TableForm
 from games.models import Game, Seat, Table
 
-from .conftest import open_table, play_one, players, state_of
+from .conftest import expire, open_table, play_one, players, state_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -203,20 +201,6 @@ def test_the_engine_still_gives_seated_players_the_whole_deal(game: Game) -> Non
 
 
 # --------------------------------------------------------------------------- time-outs
-
-
-@pytest.fixture
-def turns_game(alice: Any, bob: Any, carol: Any) -> Game:
-    table = open_table(alice, mode="turns", move_seconds=DAY)
-    services.table_join(table=table, user=bob, position=1)
-    game = services.table_join(table=table, user=carol, position=2)
-    assert game is not None
-    return game
-
-
-def expire(game: Game) -> None:
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
-    game.refresh_from_db()
 
 
 def time_out_until(game: Game, victim: int, times: int) -> None:
