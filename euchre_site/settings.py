@@ -355,6 +355,14 @@ INVITATION_RATE = env.str("INVITATION_RATE", default="40/h")
 # Per player: table chat messages (a lively table stays well under it), and reports of messages.
 CHAT_RATE = env.str("CHAT_RATE", default="10/m")
 CHAT_REPORT_RATE = env.str("CHAT_REPORT_RATE", default="20/h")
+# Per player, every try counted: game-record imports (each replays a record of
+# up to 1 MB once, some 0.4 s of the web process), hard-bot reviews of one hand
+# (about a second of a worker's time each; a player finishes some 10-20 hands
+# an hour) and agreement runs (each queues up to 20 reviews, and none while the
+# last run's are still queued).
+IMPORT_RATE = env.str("IMPORT_RATE", default="5/h")
+REVIEW_RATE = env.str("REVIEW_RATE", default="30/h")
+AGREEMENT_RATE = env.str("AGREEMENT_RATE", default="3/h")
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
 # A bot's move not made this long after its due time counts as lost (a dead
