@@ -363,6 +363,10 @@ CHAT_REPORT_RATE = env.str("CHAT_REPORT_RATE", default="20/h")
 IMPORT_RATE = env.str("IMPORT_RATE", default="5/h")
 REVIEW_RATE = env.str("REVIEW_RATE", default="30/h")
 AGREEMENT_RATE = env.str("AGREEMENT_RATE", default="3/h")
+# Per player, every ask counted: hints at tables with hints (each a hard-bot
+# search of up to games.hints.BUDGET_MS in a worker, none in the web process;
+# one at a time per player, and a position already answered comes from the cache).
+HINT_RATE = env.str("HINT_RATE", default="20/m")
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
 # A bot's move not made this long after its due time counts as lost (a dead

@@ -222,3 +222,7 @@ def notify_user(
     signals.tell.send(
         sender=Game, user=user, kind=kind, game=game, params=params, turn_key=turn_key
     )
+
+
+# Tasks defined beside their feature (autodiscovery imports games.tasks only).
+from . import hints  # noqa: E402, F401
