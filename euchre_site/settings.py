@@ -367,6 +367,25 @@ AGREEMENT_RATE = env.str("AGREEMENT_RATE", default="3/h")
 # search of up to games.hints.BUDGET_MS in a worker, none in the web process;
 # one at a time per player, and a position already answered comes from the cache).
 HINT_RATE = env.str("HINT_RATE", default="20/m")
+# Per player, at the same time (issue 21: no user can slow others down):
+# tables they opened, not finished, with an expert bot in a seat (an expert
+# decision is a search of 60 ms of a worker's CPU on average, 0.25 s at the
+# 90th percentile and up to 2 s, some three times the hard bot's), and seats
+# that "let a bot play for me" plays at games under way (a table whose three
+# seats are bots plays a move a second with nobody's pace to follow). Two of
+# each leave room for a game live and one by turns, or a game and its rematch
+# being set up; ten of each let one account double others' waits.
+MAX_EXPERT_TABLES = env.int("MAX_EXPERT_TABLES", default=2)
+MAX_AUTOPILOT_SEATS = env.int("MAX_AUTOPILOT_SEATS", default=2)
+# Fair scheduling of the bots' moves (games.tasks.play_bot_turn): the bot moves
+# of the tables one player opened run one at a time across all the workers,
+# so one player's bots hold at most one worker process however many tables
+# they run. The lock is a cache key held for the move and let go after it;
+# BOT_OWNER_LOCK_SECONDS frees it should its worker die mid-move (well above
+# the longest decision); a move that finds it held is queued again
+# BOT_OWNER_RETRY_SECONDS later instead of waiting in a worker.
+BOT_OWNER_LOCK_SECONDS = env.float("BOT_OWNER_LOCK_SECONDS", default=20.0)
+BOT_OWNER_RETRY_SECONDS = env.float("BOT_OWNER_RETRY_SECONDS", default=0.1)
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
 # A bot's move not made this long after its due time counts as lost (a dead
