@@ -60,6 +60,12 @@ class Entry(models.Model):
     total = models.PositiveSmallIntegerField(default=0)
     place = models.PositiveIntegerField(null=True, blank=True)  # ties share a place
     streak = models.PositiveIntegerField(default=1)  # days played in a row, up to this one
+    # Placed on the day's leaderboard (services.day_results_update): an
+    # account with a verified address that was a day old when the attempt
+    # started or had finished RANKED_AFTER_GAMES games; others show, unranked.
+    ranked = models.BooleanField(default=False)
+    # Hidden by staff (the admin): left out of the day's figures and board.
+    hidden = models.BooleanField(default=False)
     started = models.DateTimeField(auto_now_add=True)
     ended = models.DateTimeField(null=True, blank=True)
 

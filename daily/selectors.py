@@ -35,17 +35,18 @@ def lagging(deal: DailyDeal, entry: Entry | None) -> bool:
 
 
 def may_compare(deal: DailyDeal, entry: Entry | None, today: datetime.date) -> bool:
-    """The comparison page of a day: for a past day, every signed-in player;
-    for today, only once the viewer's own attempt is over (the page would
-    tell the best lines of deals still to be played)."""
+    """The day's page: for a past day, every signed-in player; for today,
+    only once the viewer's own attempt is over, and then only the totals
+    (`comparison` leaves each hand's figures out until the day is over)."""
     return deal.date < today or (entry is not None and entry.done)
 
 
-def may_replay(entry: Entry | None) -> bool:
-    """Other players' hands of a day open once the viewer has played that
-    day's deal themselves (games.access.may_view_game_records says the same
-    for the replay pages)."""
-    return entry is not None and entry.done
+def may_replay(deal: DailyDeal, today: datetime.date) -> bool:
+    """Everyone's hands of a day (and each hand's best and average) open
+    once the day is over, not before, whoever has played it: a second
+    account's attempt must not show the first the deals
+    (games.access.daily_sealed says the same for the replay pages)."""
+    return deal.date < today
 
 
 def current_streak(user: Any, today: datetime.date) -> int:
@@ -88,11 +89,13 @@ def _hand_ids(deal: DailyDeal) -> dict[int, dict[int, int]]:
 
 
 def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> dict[str, Any]:
-    """What the day's page shows: each hand's figures beside the viewer's
-    points, and the leaderboard (top LEADERBOARD_SIZE by total, ties
-    sharing a place), with links to each player's hands when `replays`."""
+    """What the day's page shows: the viewer's points in each hand, and the
+    leaderboard: the ranked entries (top LEADERBOARD_SIZE by total, ties
+    sharing a place), then as many unranked ones, marked so. With `replays`
+    (the day is over) also each hand's best and average and the links to
+    every player's hands; before, nothing that tells of a deal's cards."""
     hand_ids = _hand_ids(deal) if replays else {}
-    summary = deal.summary.get("hands") or [{} for _ in range(HANDS)]
+    summary = (deal.summary.get("hands") if replays else None) or [{} for _ in range(HANDS)]
     best_entries = {h.get("best_entry") for h in summary if h.get("best_entry")}
     best_names = dict(Entry.objects.filter(pk__in=best_entries).values_list("pk", "user__username"))
     hands = []
@@ -112,14 +115,15 @@ def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> dict[s
                 "my_hand": hand_ids.get(entry.pk, {}).get(n) if entry is not None else None,
             }
         )
-    board = list(
-        deal.entries.filter(place__isnull=False)
-        .select_related("user")
-        .order_by("place", "pk")[:LEADERBOARD_SIZE]
-    )
+    shown = deal.entries.filter(hidden=False).exclude(points=[]).select_related("user")
+    board = [
+        *shown.filter(place__isnull=False).order_by("place", "pk")[:LEADERBOARD_SIZE],
+        *shown.filter(place__isnull=True).order_by("-total", "pk")[:LEADERBOARD_SIZE],
+    ]
     rows = [
         {
             "place": e.place,
+            "ranked": e.place is not None,
             "name": e.user.username,
             "is_you": entry is not None and e.pk == entry.pk,
             "total": e.total,

@@ -18,8 +18,11 @@ import random
 import secrets
 from typing import Any
 
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,6 +30,8 @@ from games import engine
 from games import services as games
 from games.engine import Rules
 from games.models import Game
+from stats.facts import DAILY
+from stats.models import GameFact
 
 from .models import HANDS, SEAT, DailyDeal, Entry
 
@@ -220,16 +225,60 @@ def places(totals: list[int]) -> list[int]:
     return [1 + sum(other > t for other in totals) for t in totals]
 
 
+# The day's leaderboard ranks only accounts that cost something to make: a
+# verified address, and a day's age when the attempt began or this many
+# finished games (a throwaway account's result shows, marked unranked).
+RANKED_AFTER_GAMES = 10
+RANKED_AFTER_AGE = datetime.timedelta(days=1)
+
+
+def ranked_entries(entries: list[Entry]) -> set[int]:
+    """The ids of the entries that the day's leaderboard ranks (see above)."""
+    if not entries:
+        return set()
+    user_ids = {e.user_id for e in entries}
+    verified = set(
+        EmailAddress.objects.filter(user_id__in=user_ids, verified=True).values_list(
+            "user_id", flat=True
+        )
+    )
+    joined = dict(get_user_model().objects.filter(pk__in=verified).values_list("pk", "date_joined"))
+    games = dict(
+        GameFact.objects.filter(user_id__in=verified, counted=True)
+        .exclude(rating_note=DAILY)
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values_list("user_id", "n")
+    )
+    return {
+        e.pk
+        for e in entries
+        if e.user_id in verified
+        and not e.hidden
+        and (
+            e.started - joined[e.user_id] >= RANKED_AFTER_AGE
+            or games.get(e.user_id, 0) >= RANKED_AFTER_GAMES
+        )
+    }
+
+
 def day_results_update(*, deal_id: int) -> dict[str, Any]:
-    """Recompute the day's figures from its entries: each hand's best score
-    (and whose), the average and how many played it, over the players who
-    played that hand; each player's place by total. Serialised on the day's
-    row, so two workers finishing hands at once cannot write a stale view."""
+    """Recompute the day's figures from its ranked entries (`ranked_entries`;
+    staff-hidden ones never count): each hand's best score (and whose), the
+    average and how many played it, over the players who played that hand;
+    each ranked player's place by total (others have none). Serialised on the
+    day's row, so two workers finishing hands at once cannot write a stale view."""
     with transaction.atomic():
         deal = DailyDeal.objects.select_for_update().filter(pk=deal_id).first()
         if deal is None:
             return {}
-        entries = [e for e in deal.entries.order_by("pk") if e.points]
+        everyone = [e for e in deal.entries.order_by("pk") if e.points]
+        ranked = ranked_entries(everyone)
+        for e in everyone:
+            e.ranked = e.pk in ranked
+        Entry.objects.bulk_update(everyone, ["ranked"])
+        deal.entries.filter(points=[]).update(ranked=False)
+        entries = [e for e in everyone if e.ranked]
         hands = []
         for n in range(HANDS):
             played = [(e.points[n], e.pk) for e in entries if len(e.points) > n]
@@ -249,7 +298,7 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
         for entry, place in zip(entries, ranks, strict=True):
             entry.place = place
         Entry.objects.bulk_update(entries, ["place"])
-        deal.entries.filter(points=[]).update(place=None)
+        deal.entries.exclude(pk__in=[e.pk for e in entries]).update(place=None)
         deal.summary = {
             "players": len(entries),
             "hands": hands,

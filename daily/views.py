@@ -132,8 +132,9 @@ def day_page(request: HttpRequest, day: str) -> HttpResponse:
             "deal": deal,
             "entry": entry,
             "is_today": date == today,
-            "may_replay": selectors.may_replay(entry),
+            "may_replay": selectors.may_replay(deal, today),
+            "ranked_after_games": services.RANKED_AFTER_GAMES,
             "streak": selectors.current_streak(request.user, today),
-            **selectors.comparison(deal, entry, replays=selectors.may_replay(entry)),
+            **selectors.comparison(deal, entry, replays=selectors.may_replay(deal, today)),
         },
     )

@@ -9,11 +9,15 @@ while its websocket was refused).
   public table; a private one if they are seated there, or their session
   holds the table's current invitation.
 - `may_view_game_records(user, table)`: a game's records and replays are
-  for its players; a daily deal's also for everyone who has finished the
-  same day's deal themselves (their own daily table of that date is over).
+  for its players; a daily deal's are sealed for everyone, its own player
+  included, until its day is over (`daily_sealed`), then open to every
+  signed-in player (the day's seed is shown then: its deals are public).
 
 A daily-deal table (`Table.daily_date`) is its player's alone while it is
-played: no spectators, and no invitation admits anyone.
+played: no spectators, and no invitation admits anyone. Its five deals are
+everyone's that day, so nothing that shows a card the player did not see in
+their own play (another's replay, a record, a whole deal) opens before
+00:00 UTC: a second account that played the deal cannot hand it to a first.
 
 An invitation is the table's `invite_token`. Following the link stores the
 token in the session (`admit_invited`); it admits new viewers only while the
@@ -28,11 +32,13 @@ the old link needs the new one, as after a revoke.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import MutableMapping
 from typing import Any
 
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils import timezone
 
 from .models import Game, Table, new_invite_token
 
@@ -68,17 +74,24 @@ def may_view(user: Any, table: Table, session: MutableMapping[str, Any] | None) 
     return seat_of(table, user) is not None or _invited(table, session)
 
 
+def utc_today() -> datetime.date:
+    """The current UTC day (a daily deal's day ends at 00:00 UTC)."""
+    return timezone.now().astimezone(datetime.UTC).date()
+
+
+def daily_sealed(table: Table) -> bool:
+    """A daily deal's table whose day is not over: its records, replays and
+    reviews stay closed to everyone until 00:00 UTC."""
+    return table.daily_date is not None and table.daily_date >= utc_today()
+
+
 def may_view_game_records(user: Any, table: Table) -> bool:
-    """Records, replays and reviews of a table's games are for its players,
-    and a daily deal's for everyone who has finished that day's deal: the
-    same five deals hold no secret for them any more."""
-    if seat_of(table, user) is not None:
-        return True
-    if table.daily_date is None or not getattr(user, "is_authenticated", False):
-        return False
-    return Table.objects.filter(
-        daily_date=table.daily_date, owner=user, status=Table.Status.FINISHED
-    ).exists()
+    """Records, replays and reviews of a table's games are for its players;
+    a daily deal's for every signed-in player once its day is over, and for
+    nobody before (`daily_sealed`)."""
+    if table.daily_date is not None:
+        return getattr(user, "is_authenticated", False) and not daily_sealed(table)
+    return seat_of(table, user) is not None
 
 
 class InvitationClosed(Exception):

@@ -380,6 +380,11 @@ class HandSummary:
     discards: tuple[Face, ...]
     dealer: str
     public: bool = False
+    # A daily deal's (`seen`): its player sees the hand as they saw it during
+    # play until the day is over: the played cards (`public`), the up card,
+    # and the dummy and discards only if they were theirs (`dummy`,
+    # `discards`; `kitty` holds the up card alone).
+    seen: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -887,13 +892,16 @@ def table_view(
         last_trick_html = fragment(
             "last_trick", (repr(last), names_key), lambda: {"last_trick": last_trick}
         )
-    summary = _hand_summary(view["last_hand"], names, view["hand_number"], view)
+    summary = _hand_summary(
+        view["last_hand"], names, view["hand_number"], view, seen=table.daily_date is not None
+    )
     last_hand_html = ""
     if summary is not None:
         last_hand_html = fragment(
             "hand_summary",
-            # A spectator's summary differs from the players' of the same hand.
-            (repr(view["last_hand"]), names_key, summary.number, summary.public),
+            # A spectator's summary differs from the players' of the same hand,
+            # and a daily deal's from one seat to another.
+            (repr(view["last_hand"]), names_key, summary.number, summary.public, summary.seen, me),
             lambda: {"last_hand": summary},
         )
     moved_at = int(game.last_move_at.timestamp() * 1000) if game.last_move_at else ""
@@ -1054,18 +1062,25 @@ def _phase_text(view: GameView, names: dict[int, str]) -> str:
 
 
 def _hand_summary(
-    last: dict[str, Any] | None, names: dict[int, str], hand_number: int, view: GameView
+    last: dict[str, Any] | None,
+    names: dict[int, str],
+    hand_number: int,
+    view: GameView,
+    *,
+    seen: bool = False,
 ) -> HandSummary | None:
     """The previous hand's details: maker, trump, tricks, points, and the
     whole deal for the hand's players. A spectator (the view of no seat) sees
     the hand only as its public history: the cards each seat played, never
     a dealt hand, the dummy, the kitty or a discard (the engine's view of a
-    finished hand shows its deal to everyone, so it is left out here)."""
+    finished hand shows its deal to everyone, so it is left out here).
+    With `seen` (a daily deal, whose five deals everyone plays the same day)
+    the player sees only what they saw during the hand (`_as_seen`)."""
     if not last:
         return None
     res = last["result"]
-    public = view["seat"] is None
-    deal = {} if public else (last["deal"] or {})
+    public = view["seat"] is None or seen
+    deal = _as_seen(last, view["seat"]) if seen else {} if public else (last["deal"] or {})
     # The finished hand is the current one only at the end of the game.
     number = hand_number if view["over"] or view["phase"] == "over" else hand_number - 1
     hands = deal.get("hands") or [[], [], []]
@@ -1091,7 +1106,25 @@ def _hand_summary(
         discards=tuple(face(c) for c in _flat(deal.get("discards"))),
         dealer=names[last["dealer"]],
         public=public,
+        seen=seen and view["seat"] is not None,
     )
+
+
+def _as_seen(last: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The part of a finished hand's deal `seat` saw while it was played
+    (RULES.md "What each player may see"): the up card, and the dummy and
+    discards only if they were this seat's. Nobody's hand: the played cards
+    are public anyway, and the rest of the deal stays hidden."""
+    deal = last["deal"] or {}
+    if seat is None or not deal:
+        return {}
+    took_dummy = any(a.get("type") == "dummy" and a.get("seat") == seat for a in last["history"])
+    discards = deal.get("discards") or [[], [], []]
+    return {
+        "kitty": (deal.get("kitty") or [])[:1],
+        "dummy": deal.get("dummy") if took_dummy else [],
+        "discards": [discards[seat]],
+    }
 
 
 def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> str:

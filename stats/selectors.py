@@ -406,10 +406,12 @@ def hand_role(f: HandFact) -> str:
 
 
 def history_rows(facts: Any) -> list[dict[str, Any]]:
-    """The hand history's rows: each fact with its role and trump in words."""
+    """The hand history's rows: each fact with its role and trump in words,
+    and whether its replay and records are still sealed (today's daily deal)."""
     return [
         {
             "fact": f,
+            "sealed": access.daily_sealed(f.game.table),
             "role": hand_role(f),
             "trump": str(SUIT_INITIALS[f.trump]) if f.trump in SUIT_INITIALS else "",
             "trump_name": words.suit_name(f.trump) if f.trump in words.SUITS else "",

@@ -6,10 +6,55 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+import pytest
+
 from games import engine, services, tasks
 from games.models import Game
 
 NOON = datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.UTC)
+
+
+def verified(user: Any) -> Any:
+    """The user's address is verified (as allauth's confirmation leaves it)."""
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.update_or_create(
+        user=user, email=user.email, defaults={"verified": True, "primary": True}
+    )
+    return user
+
+
+def established(user: Any) -> Any:
+    """An account the day's leaderboard ranks: a verified address, made well
+    before any attempt (daily.services.ranked_entries)."""
+    verified(user)
+    type(user).objects.filter(pk=user.pk).update(
+        date_joined=datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    )
+    user.refresh_from_db()
+    return user
+
+
+# The daily tests' players are established accounts (tests/conftest.py makes
+# them); tests of the unranked make their own.
+@pytest.fixture
+def alice(alice: Any) -> Any:
+    return established(alice)
+
+
+@pytest.fixture
+def bob(bob: Any) -> Any:
+    return established(bob)
+
+
+@pytest.fixture
+def carol(carol: Any) -> Any:
+    return established(carol)
+
+
+@pytest.fixture
+def outsider(outsider: Any) -> Any:
+    return established(outsider)
 
 
 def policy_move(game: Game, variant: int = 0) -> dict[str, Any]:

@@ -1,7 +1,6 @@
 """The daily deal's pages and who may see what: another player's table never,
-the day's comparison once one's own attempt is over (or the day is), and
-other players' hands once one has played the day's deal; bad input is a 4xx
-that changes nothing."""
+the day's totals once one's own attempt is over (or the day is); bad input is
+a 4xx that changes nothing. What opens only when the day ends: test_fairness."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from django.urls import reverse
 from chat.models import Message
 from daily import services
 from daily.models import DailyDeal, Entry
-from games.models import Game, Hand, Table
+from games.models import Game, Table
 
 from .conftest import drive
 
@@ -104,45 +103,6 @@ def test_the_comparison_opens_after_ones_own_attempt_and_a_second_attempt_is_ref
     assert client.post(
         reverse("games:autopilot", args=[table.pk]), {"level": "hard"}
     ).status_code in (403, 409)
-
-
-def test_other_players_hands_open_once_one_has_played_the_days_deal(
-    alice: Any, bob: Any, carol: Any
-) -> None:
-    alice_table = start(client_for(alice))
-    drive(alice_table.games.get(), alice, hands=1)
-    hand = Hand.objects.get(game__table=alice_table, number=0)
-    replay = reverse("stats:replay", args=[hand.pk])
-    record = reverse("stats:hand_record", args=[hand.pk])
-    bob_client = client_for(bob)
-    assert bob_client.get(replay).status_code == 404
-    bob_table = start(bob_client)
-    assert bob_client.get(replay).status_code == 404  # playing is not yet having played
-    drive(bob_table.games.get(), bob, hands=1)
-    assert bob_client.post(reverse("daily:stop")).status_code == 302
-    assert bob_client.get(replay).status_code == 200
-    assert bob_client.get(record).status_code == 200
-    # Carol has not played: still nothing.
-    assert client_for(carol).get(replay).status_code == 404
-    for entry in Entry.objects.all():
-        services.entry_update(entry_id=entry.pk)
-    page = bob_client.get(day_url(services.today())).content.decode()
-    assert f'href="{replay}"' in page
-
-
-def test_a_past_day_is_open_to_all_with_its_seed_but_replays_only_to_its_players(
-    alice: Any, carol: Any
-) -> None:
-    yesterday = services.today() - datetime.timedelta(days=1)
-    deal = services.deal_for_day(day=yesterday)
-    Entry.objects.create(deal=deal, user=alice, points=[2], total=2, place=1)
-    deal.summary = {"players": 1, "hands": [{"best": 2, "average": 2.0, "players": 1}]}
-    deal.save()
-    page = client_for(carol).get(day_url(yesterday))
-    html = page.content.decode()
-    assert page.status_code == 200
-    assert "You did not play this day's deal." in html and deal.seed in html
-    assert "Replays of other players' hands open to those who played" in html
 
 
 @pytest.mark.parametrize(
