@@ -211,14 +211,18 @@ class RatingEvent(models.Model):
 
 class ImportedGame(models.Model):
     """A game record (euchre3-game/1) a person imported to look at: never
-    counted in statistics or ratings, seen only by its importer."""
+    counted in statistics or ratings, seen only by its importer. Written by
+    stats.services.import_game_record."""
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="imported_games"
     )
     name = models.CharField(max_length=80, blank=True, default="")
     record: models.JSONField[Any, Any] = models.JSONField()
+    # The game's replay result and each hand's (engine.result), computed once at
+    # import: the pages read them and never replay the record (up to 1 MB).
     result: models.JSONField[Any, Any] = models.JSONField()
+    hand_results: models.JSONField[Any, Any] = models.JSONField(default=list)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

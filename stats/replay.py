@@ -31,8 +31,15 @@ TAGS = {
 }
 
 
-def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> dict[str, Any]:
-    """What the viewer shows after the first `step` actions of a finished hand."""
+def step_context(
+    record: dict[str, Any],
+    step: int,
+    names: dict[int, str],
+    final: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the viewer shows after the first `step` actions of a finished hand
+    (one hand's record: a few dozen actions). `final` is the hand's result when
+    it is stored (Hand.result, ImportedGame.hand_results): not replayed again."""
     actions = record["actions"]
     total = len(actions)
     step = max(0, min(step, total))
@@ -40,7 +47,8 @@ def step_context(record: dict[str, Any], step: int, names: dict[int, str]) -> di
     dealer = record["dealer"]
     views = [engine.view(state, s) for s in range(3)]
     pub = engine.view(state, None)
-    final = engine.replay_hand(record)
+    if final is None:
+        final = engine.replay_hand(record)
     deal = record["deal"]
     dummy_used = any(a["type"] == "dummy" for a in actions[:step])
     seats = []

@@ -76,25 +76,44 @@ def review_request(*, hand: Hand, user: Any) -> Review:
     return review
 
 
-AGREEMENT_HANDS = 20
+AGREEMENT_HANDS = 20  # the most reviews one agreement run queues
 
 
 def agreement_request(*, user: Any, limit: int = AGREEMENT_HANDS) -> int:
-    """Queue reviews of the player's last `limit` finished hands that have none
-    (thrown-in hands hold few decisions and are left out); how many were queued."""
+    """Queue reviews of the player's last `limit` (at most AGREEMENT_HANDS)
+    finished hands that have none (thrown-in hands hold few decisions and are
+    left out); how many were queued. Nothing while any review of theirs is still
+    queued or running: asking again before a run is done adds no work. The
+    caller limits how often (AGREEMENT_RATE)."""
+    from django.contrib.auth import get_user_model
+
     from .models import HandFact
 
-    hand_ids = list(
-        HandFact.objects.filter(user=user, thrown_in=False)
-        .exclude(hand__reviews__user=user)
-        .order_by("-finished", "-hand_id")
-        .values_list("hand_id", flat=True)[:limit]
-    )
-    queued = 0
-    for hand in Hand.objects.select_related("game__table").filter(pk__in=hand_ids):
-        review_request(hand=hand, user=user)
-        queued += 1
-    return queued
+    with transaction.atomic():
+        # One run at a time per player: the player's row is locked (on
+        # PostgreSQL; SQLite's immediate transactions take the whole database),
+        # so a second run at the same moment waits, then sees the first one's
+        # reviews queued.
+        list(
+            get_user_model()
+            .objects.select_for_update()
+            .filter(pk=user.pk)
+            .values_list("pk", flat=True)
+        )
+        pending = (Review.Status.QUEUED, Review.Status.RUNNING)
+        if Review.objects.filter(user=user, status__in=pending).exists():
+            return 0
+        hand_ids = list(
+            HandFact.objects.filter(user=user, thrown_in=False)
+            .exclude(hand__reviews__user=user)
+            .order_by("-finished", "-hand_id")
+            .values_list("hand_id", flat=True)[: max(0, min(limit, AGREEMENT_HANDS))]
+        )
+        queued = 0
+        for hand in Hand.objects.select_related("game__table").filter(pk__in=hand_ids):
+            review_request(hand=hand, user=user)
+            queued += 1
+        return queued
 
 
 def agreement_progress(*, user: Any) -> dict[str, int]:

@@ -1,20 +1,27 @@
 """Statistics: fill the fact tables from finished hands and games, compute
-every figure with a few aggregate queries and store it, and keep the ratings.
+every figure with a few aggregate queries and store it, and keep the ratings;
+and imported game records, checked and replayed once when they come in.
 
-Called by the Celery tasks in stats.tasks after each hand and game; the pages
-only read what is stored here.
+Called by the Celery tasks in stats.tasks after each hand and game (and by
+the import view); the pages only read what is stored here.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from openskill.models import PlackettLuce
 
+from euchre_site.safe_json import JSONTooLarge, loads_limited
+from games import engine
 from games.models import Game, Hand
 
 from .facts import BOT_ONLY, DAILY, HINTS, LEFT, SeatPlay, rules_key, seat_facts, seat_play
@@ -22,6 +29,7 @@ from .models import (
     POSITIONS,
     GameFact,
     HandFact,
+    ImportedGame,
     PlayerStats,
     Rating,
     RatingEvent,
@@ -366,7 +374,7 @@ def average_stats_recompute(*, now: datetime.datetime | None = None) -> PlayerSt
 
 
 def _store(key: str, user_id: int | None, data: dict[str, Any]) -> PlayerStats:
-    for _ in range(3):
+    for _attempt in range(3):
         try:
             with transaction.atomic():
                 row, _created = PlayerStats.objects.update_or_create(
@@ -508,3 +516,96 @@ def after_game(*, game_id: int) -> str:
         player_stats_recompute(user_id=user_id)
     average_stats_recompute()
     return "done"
+
+
+# --------------------------------------------------------------------------- imported records
+
+# A record's JSON text at most: some 2,000 thrown-in hands, or 500 played ones
+# (a long game has 20 to 40), replayed in about 0.4 s.
+MAX_IMPORT_BYTES = 1_000_000
+
+
+class RecordTooLarge(ValueError):
+    """The record is over MAX_IMPORT_BYTES (HTTP 413)."""
+
+
+def _read_record(raw: str | bytes) -> Any:
+    """The record's JSON, within the site's limits (size, depth, no NaN or
+    Infinity: euchre_site.safe_json); ValueError with a sentence otherwise."""
+    try:
+        record = loads_limited(raw, max_bytes=MAX_IMPORT_BYTES)
+    except JSONTooLarge:
+        raise RecordTooLarge(
+            # Translators: an imported game record (a file of a game's moves) is over the size limit; %(n)s is the limit in bytes ("1,000,000").
+            _("That record is too large (at most %(n)s bytes).")
+            % {"n": number_format(MAX_IMPORT_BYTES, force_grouping=True)}
+        ) from None
+    except ValueError as exc:
+        # The parser's detail is English (euchre_site.safe_json).
+        detail = str(exc).replace("The request body", "The record")
+        raise ValueError(
+            # Translators: an imported game record is not JSON; %(detail)s is what is wrong, in English.
+            _("That is not JSON that can be imported. %(detail)s") % {"detail": detail}
+        ) from None
+    # PostgreSQL's jsonb holds neither a NUL character nor half of a surrogate
+    # pair (json.loads accepts "\\u0000" and a lone "\\ud800"): no record has them.
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(
+            # Translators: an imported game record holds broken text ("half of a surrogate pair" is a technical term of Unicode).
+            _("That record holds text that is not Unicode (half of a surrogate pair).")
+        ) from None
+    if "\\u0000" in text:
+        raise ValueError(
+            # Translators: an imported game record holds the character NUL (written \u0000 in JSON); keep "\u0000" as it is.
+            _("That record holds a NUL character (\\u0000), which no record has.")
+        )
+    return record
+
+
+def _record_fault(err: dict[str, Any]) -> str:
+    """A replay error of a game record (docs/hand-record.md) as a sentence."""
+    # The engine's reasons are English (the record format's own words).
+    reason = str(err["reason"])
+    detail = (err.get("detail") or {}).get("reason")
+    if detail:
+        # Translators: an imported game record's fault (%(fault)s) and its detail (%(detail)s), both in English.
+        reason = pgettext("a record's fault and its detail", "%(fault)s: %(detail)s") % {
+            "fault": reason,
+            "detail": detail,
+        }
+    if err.get("hand") is None:
+        # Translators: an imported game record does not replay by the rules; %(reason)s says why, in English.
+        return _("Not a valid game record (the game): %(reason)s") % {"reason": reason}
+    # Translators: an imported game record does not replay by the rules; %(n)s is the number of the hand at fault, %(reason)s says why, in English.
+    return _("Not a valid game record (hand %(n)s): %(reason)s") % {
+        "n": err["hand"] + 1,
+        "reason": reason,
+    }
+
+
+def import_game_record(*, owner: Any, raw: str | bytes, name: str = "") -> ImportedGame:
+    """Check a game record by replaying it, once, and keep it for its importer
+    only, with the game's result and every hand's: its pages read those and
+    never replay the record again.
+
+    Raises ValueError (RecordTooLarge for the size) whose message is for the
+    player; nothing is stored then. The caller limits how often (IMPORT_RATE)."""
+    record = _read_record(raw)
+    if not isinstance(record, dict) or record.get("format") != "euchre3-game/1":
+        # Translators: what was imported is not a game record; keep "euchre3-game/1", the name of the file format.
+        raise ValueError(_("Import a game record (format euchre3-game/1)."))
+    try:
+        game = engine.game_from_record(record)
+    except engine.RecordError as exc:
+        raise ValueError(_record_fault(exc.error)) from None
+    name = name.replace("\x00", "")[:80]
+    return ImportedGame.objects.create(
+        owner=owner,
+        name=name,
+        record=record,
+        result=engine.game_result(game),
+        hand_results=[engine.result(h) for h in game.hands],
+    )

@@ -4,9 +4,9 @@ record; none aggregates the history."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -15,13 +15,11 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.dateparse import parse_datetime
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
+from django_ratelimit.core import is_ratelimited
 
 from euchre_site.downloads import json_attachment
-from euchre_site.safe_json import JSONTooLarge, loads_limited
-from games import engine
 from games.narration import describe
 
 from . import charts, selectors
@@ -29,10 +27,10 @@ from .forms import HistoryFilterForm
 from .models import PROVISIONAL_GAMES, ImportedGame, Review
 from .replay import step_context
 from .review import ReviewError, agreement_progress, agreement_request, review_request
+from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
 from .services import leaderboard as leaderboard_rows
 
 User = get_user_model()
-MAX_IMPORT_BYTES = 2_000_000
 
 
 def _me(request: HttpRequest) -> Any:
@@ -44,6 +42,16 @@ def _dated(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The points of a stored series with `when`, their time as a datetime
     (stored as ISO text), for the page to show as a date in the reader's language."""
     return [{**p, "when": parse_datetime(str(p.get("at") or ""))} for p in series]
+
+
+def _too_many(request: HttpRequest, group: str, rate: str) -> bool:
+    """The player is over `rate` for `group` (django-ratelimit; this try counted)."""
+    return is_ratelimited(request, group=group, key="user", rate=rate, increment=True)
+
+
+def _refused_text(message: str) -> HttpResponse:
+    """A 429 for htmx: plain text, which static/js/site.js shows in the page's messages."""
+    return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
 
 
 def _int(value: str | None, default: int = 0) -> int:
@@ -216,138 +224,92 @@ def hand_record(request: HttpRequest, hand_id: int) -> HttpResponse:
     return json_attachment(hand.record, f"euchre-hand-{hand.pk}.json")
 
 
-class RecordTooLarge(ValueError):
-    """The record is over MAX_IMPORT_BYTES (HTTP 413)."""
-
-
-def _read_record(raw: str | bytes) -> Any:
-    """The record's JSON, within the site's limits (size, depth, no NaN or
-    Infinity: euchre_site.safe_json); ValueError with a sentence otherwise."""
-    try:
-        record = loads_limited(raw, max_bytes=MAX_IMPORT_BYTES)
-    except JSONTooLarge:
-        raise RecordTooLarge(
-            # Translators: an imported game record (a file of a game's moves) is over the size limit; %(n)s is the limit in bytes ("2,000,000").
-            _("That record is too large (at most %(n)s bytes).")
-            % {"n": number_format(MAX_IMPORT_BYTES, force_grouping=True)}
-        ) from None
-    except ValueError as exc:
-        # The parser's detail is English (euchre_site.safe_json).
-        detail = str(exc).replace("The request body", "The record")
-        raise ValueError(
-            # Translators: an imported game record is not JSON; %(detail)s is what is wrong, in English.
-            _("That is not JSON that can be imported. %(detail)s") % {"detail": detail}
-        ) from None
-    # PostgreSQL's jsonb holds neither a NUL character nor half of a surrogate
-    # pair (json.loads accepts "\\u0000" and a lone "\\ud800"): no record has them.
-    text = json.dumps(record, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError(
-            # Translators: an imported game record holds broken text ("half of a surrogate pair" is a technical term of Unicode).
-            _("That record holds text that is not Unicode (half of a surrogate pair).")
-        ) from None
-    if "\\u0000" in text:
-        raise ValueError(
-            # Translators: an imported game record holds the character NUL (written \u0000 in JSON); keep "\u0000" as it is.
-            _("That record holds a NUL character (\\u0000), which no record has.")
-        )
-    return record
-
-
-def import_game_record(*, owner: Any, raw: str | bytes, name: str = "") -> ImportedGame:
-    """Check a game record by replaying it and keep it for its importer only.
-
-    Raises ValueError (RecordTooLarge for the size) whose message is for the player."""
-    record = _read_record(raw)
-    if not isinstance(record, dict) or record.get("format") != "euchre3-game/1":
-        # Translators: what was imported is not a game record; keep "euchre3-game/1", the name of the file format.
-        raise ValueError(_("Import a game record (format euchre3-game/1)."))
-    result = engine.replay_game(record)
-    if "error" in result:
-        err = result["error"]
-        # The engine's reasons are English (the record format's own words).
-        reason = str(err["reason"])
-        detail = (err.get("detail") or {}).get("reason")
-        if detail:
-            # Translators: an imported game record's fault (%(fault)s) and its detail (%(detail)s), both in English.
-            reason = pgettext("a record's fault and its detail", "%(fault)s: %(detail)s") % {
-                "fault": reason,
-                "detail": detail,
-            }
-        if err.get("hand") is None:
-            raise ValueError(
-                # Translators: an imported game record does not replay by the rules; %(reason)s says why, in English.
-                _("Not a valid game record (the game): %(reason)s") % {"reason": reason}
-            )
-        raise ValueError(
-            # Translators: an imported game record does not replay by the rules; %(n)s is the number of the hand at fault, %(reason)s says why, in English.
-            _("Not a valid game record (hand %(n)s): %(reason)s")
-            % {"n": err["hand"] + 1, "reason": reason}
-        )
-    name = name.replace("\x00", "")[:80]
-    return ImportedGame.objects.create(owner=owner, name=name, record=record, result=result)
-
-
 @login_required
 def import_game(request: HttpRequest) -> HttpResponse:
-    """Import a record, pasted (`record`) or uploaded (`file`). A record that is
-    too large is a 413, any other bad one a 400, each with the reason."""
+    """Import a record, pasted (`record`) or uploaded (`file`): IMPORT_RATE a
+    player, every try counted (a 429 past it, before the record is parsed). A
+    record that is too large is a 413, any other bad one a 400, each with the
+    reason; nothing is stored then."""
     error, status = "", 200
     if request.method == "POST":
-        upload = request.FILES.get("file")
-        raw: str | bytes
-        if upload is None:
-            raw = request.POST.get("record", "")
-        elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
-            raw = b"x" * (MAX_IMPORT_BYTES + 1)  # refused below without reading it
-        else:
-            raw = upload.read(MAX_IMPORT_BYTES + 1)
-        try:
-            imported = import_game_record(
-                owner=request.user, raw=raw, name=request.POST.get("name", "")
+        if _too_many(request, "stats-import", settings.IMPORT_RATE):
+            # Translators: a player tried to import more game records than the site allows in an hour.
+            error = _(
+                "You have imported many game records in a short time: wait a while before importing another."
             )
-        except RecordTooLarge as exc:
-            error, status = str(exc), 413
-        except ValueError as exc:
-            error, status = str(exc), 400
+            status = 429
         else:
-            messages.success(
-                request,
-                # Translators: a message after a game record was imported.
-                _("Game imported: it is yours to look at and counts in no statistics."),
-            )
-            return redirect("stats:imported", imported_id=imported.pk)
-    games = ImportedGame.objects.filter(owner=_me(request))[:50]
+            imported, error, status = _import(request)
+            if imported is not None:
+                messages.success(
+                    request,
+                    # Translators: a message after a game record was imported.
+                    _("Game imported: it is yours to look at and counts in no statistics."),
+                )
+                return redirect("stats:imported", imported_id=imported.pk)
+    games = ImportedGame.objects.filter(owner=_me(request)).defer("record", "hand_results")[:50]
     return render(request, "stats/import.html", {"error": error, "games": games}, status=status)
 
 
+def _import(request: HttpRequest) -> tuple[ImportedGame | None, str, int]:
+    """The posted record imported (the game, "", 200), or refused (None, the
+    reason, the HTTP status)."""
+    upload = request.FILES.get("file")
+    raw: str | bytes
+    if upload is None:
+        raw = request.POST.get("record", "")
+    elif upload.size is not None and upload.size > MAX_IMPORT_BYTES:
+        raw = b"x" * (MAX_IMPORT_BYTES + 1)  # refused by the service without reading it
+    else:
+        raw = upload.read(MAX_IMPORT_BYTES + 1)
+    try:
+        imported = import_game_record(
+            owner=request.user, raw=raw, name=request.POST.get("name", "")
+        )
+    except RecordTooLarge as exc:
+        return None, str(exc), 413
+    except ValueError as exc:
+        return None, str(exc), 400
+    return imported, "", 200
+
+
 def _imported(request: HttpRequest, imported_id: int) -> ImportedGame:
-    return get_object_or_404(ImportedGame, pk=imported_id, owner=request.user)
+    """The player's own import, without its record and hand results (up to
+    1 MB): the pages ask for what they show."""
+    return get_object_or_404(
+        ImportedGame.objects.defer("record", "hand_results"), pk=imported_id, owner=request.user
+    )
 
 
 @login_required
 def imported(request: HttpRequest, imported_id: int) -> HttpResponse:
+    """An imported game's hands, from the results stored at import (never replayed)."""
     game = _imported(request, imported_id)
-    hands = []
-    for n, rec in enumerate(game.record.get("hands", [])):
-        res = engine.replay_hand(rec)
-        hands.append(
-            {"n": n, "number": n + 1, "result": res, "complete": bool(res.get("complete"))}
-        )
+    results = ImportedGame.objects.filter(pk=game.pk).values_list("hand_results", flat=True).get()
+    hands = [
+        {"n": n, "number": n + 1, "result": res, "complete": bool(res.get("complete"))}
+        for n, res in enumerate(results)
+    ]
     return render(request, "stats/imported.html", {"game": game, "hands": hands})
 
 
 @login_required
 def imported_hand(request: HttpRequest, imported_id: int, number: int) -> HttpResponse:
+    """One finished hand of an imported game: its record and stored result
+    are all that is read (the one hand is stepped through, never the game)."""
     game = _imported(request, imported_id)
-    hands = game.record.get("hands", [])
-    if not 0 <= number < len(hands) or not engine.replay_hand(hands[number]).get("complete"):
+    if not 0 <= number < int(game.result.get("hands") or 0):
+        raise Http404("No such finished hand")
+    record, result = (
+        ImportedGame.objects.filter(pk=game.pk)
+        .values_list(f"record__hands__{number}", f"hand_results__{number}")
+        .get()
+    )
+    if not isinstance(record, dict) or not isinstance(result, dict) or not result.get("complete"):
         raise Http404("No such finished hand")
     # Translators: a player of an imported game, known only by their seat's number (1 to 3).
     names = {s: _("Seat %(n)s") % {"n": s + 1} for s in range(3)}
-    ctx = step_context(hands[number], _int(request.GET.get("step")), names)
+    ctx = step_context(record, _int(request.GET.get("step")), names, final=result)
     ctx.update(
         # Translators: the title of an imported game's hand replay: %(name)s is the name the importer gave it (or its number), %(n)s the hand's number.
         title=_("Imported game %(name)s · hand %(n)s")
@@ -365,18 +327,32 @@ def imported_hand(request: HttpRequest, imported_id: int, number: int) -> HttpRe
 
 @login_required
 def imported_record(request: HttpRequest, imported_id: int) -> HttpResponse:
-    game = _imported(request, imported_id)
+    game = get_object_or_404(
+        ImportedGame.objects.defer("hand_results"), pk=imported_id, owner=request.user
+    )
     return json_attachment(game.record, f"euchre-imported-{game.pk}.json")
 
 
 @login_required
 def review(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """POST queues the review of one's own decisions; GET shows progress or the result."""
+    """POST queues the review of one's own decisions (REVIEW_RATE a player,
+    every POST counted: a 429 past it, nothing queued); GET shows progress or
+    the result."""
     hand = selectors.finished_hand_for(request.user, hand_id)
     if hand is None:
         raise Http404("No such finished hand")
-    if request.method == "POST":
-        rev: Review | None
+    error, status = "", 200
+    rev: Review | None
+    if request.method == "POST" and _too_many(request, "stats-review", settings.REVIEW_RATE):
+        # Translators: a player asked for more hard-bot reviews (the strongest computer player looks at their decisions in a hand) than the site allows in an hour.
+        error = _(
+            "You have asked for many reviews in a short time: wait a while before asking for another."
+        )
+        if request.headers.get("HX-Request"):
+            return _refused_text(error)
+        status = 429
+        rev = Review.objects.filter(hand=hand, user=_me(request)).first()
+    elif request.method == "POST":
         try:
             with transaction.atomic():
                 rev = review_request(hand=hand, user=request.user)
@@ -399,18 +375,27 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
                     "agree": d["agree"],
                 }
             )
-    ctx = {"hand": hand, "review": rev, "rows": rows}
+    ctx = {"hand": hand, "review": rev, "rows": rows, "error": error}
     if request.headers.get("HX-Request"):
         return render(request, "stats/review.html#panel", ctx)
-    return render(request, "stats/review.html", ctx)
+    return render(request, "stats/review.html", ctx, status=status)
 
 
 @login_required
 def agreement(request: HttpRequest) -> HttpResponse:
-    """POST queues hard-bot reviews of the player's recent hands; GET (polled
+    """POST queues hard-bot reviews of the player's recent hands (AGREEMENT_RATE
+    a player, every POST counted: a 429 past it, nothing queued); GET (polled
     while they run) shows the progress and the agreement figure."""
     me = _me(request)
     if request.method == "POST":
+        if _too_many(request, "stats-agreement", settings.AGREEMENT_RATE):
+            # Translators: a player asked the hard bot (the strongest computer player) to review their last hands more often than the site allows in an hour.
+            said = _(
+                "You have asked for the hard bot's review of your hands many times in a short time: wait a while and try again."
+            )
+            if request.headers.get("HX-Request"):
+                return _refused_text(said)
+            return render(request, "stats/refused.html", {"message": said}, status=429)
         with transaction.atomic():
             agreement_request(user=me)
     data = selectors.stats_of(me.pk)

@@ -596,7 +596,7 @@ def world(db: Any, alice: Any, bob: Any, carol: Any, outsider: Any) -> World:
     from notifications.models import Notification, PushSubscription
     from notifications.services import preferences_for
     from stats import services as stats_services
-    from stats.views import import_game_record
+    from stats.services import import_game_record
     from tests.stats.helpers import build_game
 
     staff = User.objects.create_superuser("fuzzstaff", "staff@example.com", "pw-staff-123")
@@ -1397,7 +1397,7 @@ def test_a_history_filter_that_is_no_game_number_is_a_400_that_says_so(
         ('{"format": "euchre3-game/1", "target": -Infinity}', 400, "NaN or Infinity"),
         ('{"format": "euchre3-game/1", "x": "\\ud800"}', 400, "half of a surrogate pair"),
         ('{"format": "euchre3-game/1", "x": "\\u0000"}', 400, "NUL character"),
-        (json.dumps("x" * 2_000_001), 413, "That record is too large (at most 2,000,000 bytes)."),
+        (json.dumps("x" * 1_000_001), 413, "That record is too large (at most 1,000,000 bytes)."),
     ],
 )
 @pytest.mark.parametrize("upload", [False, True])
