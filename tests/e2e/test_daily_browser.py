@@ -49,9 +49,12 @@ def test_a_whole_daily_deal_then_the_comparison(
     expect(board.locator("tr.you td").nth(1)).to_have_text(str(points))
     assert problems(page) == []
     page.screenshot(path=str(SHOTS / "daily-comparison-360.png"), full_page=True)
-    # One's own hands replay from the comparison.
-    page.locator("table.daily-hands tbody tr").first.get_by_role("link").first.click()
-    expect(page).to_have_url(re.compile(r"/stats/hands/\d+/"))
+    # Nothing of today's deals opens before the day ends: no replay, even one's own,
+    # and erin's new, unverified account shows unranked, the page says why.
+    expect(page.locator("table.daily-hands").get_by_role("link")).to_have_count(0)
+    expect(page.get_by_text("open when the day ends at 00:00 UTC")).to_be_visible()
+    expect(board.locator("tr.you td").first).to_have_text("unranked")
+    expect(page.locator("#how-ranked")).to_contain_text("verified e-mail address")
 
     page.goto(f"{base_url}/daily/")
     expect(page.get_by_role("button", name="Play today's deal")).to_have_count(0)
