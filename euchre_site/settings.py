@@ -377,13 +377,14 @@ HINT_RATE = env.str("HINT_RATE", default="20/m")
 # being set up; ten of each let one account double others' waits.
 MAX_EXPERT_TABLES = env.int("MAX_EXPERT_TABLES", default=2)
 MAX_AUTOPILOT_SEATS = env.int("MAX_AUTOPILOT_SEATS", default=2)
-# Fair scheduling of the bots' moves (games.tasks.play_bot_turn): the bot moves
-# of the tables one player opened run one at a time across all the workers,
-# so one player's bots hold at most one worker process however many tables
-# they run. The lock is a cache key held for the move and let go after it;
-# BOT_OWNER_LOCK_SECONDS frees it should its worker die mid-move (well above
-# the longest decision); a move that finds it held is queued again
-# BOT_OWNER_RETRY_SECONDS later instead of waiting in a worker.
+# Fair scheduling of the bots' moves (games.tasks.play_bot_turn): the bots of
+# the tables one player opened decide one at a time across all the workers,
+# so one player's searches hold at most one worker process however many
+# tables they run. The lock is a cache key held for the decision and let go
+# before the move is stored; BOT_OWNER_LOCK_SECONDS frees it should its
+# worker die mid-search (well above the longest decision); a move that finds
+# it held is queued again BOT_OWNER_RETRY_SECONDS later instead of waiting in
+# a worker.
 BOT_OWNER_LOCK_SECONDS = env.float("BOT_OWNER_LOCK_SECONDS", default=20.0)
 BOT_OWNER_RETRY_SECONDS = env.float("BOT_OWNER_RETRY_SECONDS", default=0.1)
 # A live player whose connection drops gets this long to come back before a bot plays for them.

@@ -13,6 +13,7 @@ import datetime
 import random
 import secrets
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -138,8 +139,12 @@ def table_create(
     move_seconds: int | None,
     visibility: str,
     hints: bool = False,
+    bots: Mapping[int, str] | None = None,
 ) -> Table:
-    """Open a table with the creator in seat 0."""
+    """Open a table with the creator in seat 0 and `bots` (position: level,
+    "" for a seat left open) in the others, all at once: a refused bot (the
+    cap on expert tables) leaves no table behind. The game starts if the
+    bots fill the table."""
     name = name.strip()
     if not name:
         raise GameError(_("Give the table a name."))
@@ -187,6 +192,9 @@ def table_create(
             + [Seat(table=table, position=p) for p in (1, 2)]
         )
         _after_lobby_change(table)
+        for position, level in sorted((bots or {}).items()):
+            if level:
+                table_set_bot(table=table, user=owner, position=position, level=level)
     return table
 
 
@@ -248,6 +256,8 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
         if table.owner_id != user.pk:
             raise Forbidden(_("Only the table's creator can seat bots."))
         if level:
+            if level == "expert":
+                check_expert_tables(user, table)
             signals.seat_wanted.send(sender=Table, table=table, position=position, user=None)
             updated = Seat.objects.filter(
                 table=table, position=position, user__isnull=True, bot_level=""
@@ -263,6 +273,98 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
             raise Conflict(_("There is no bot in that seat."))
         _after_lobby_change(table)
         return None
+
+
+def _lock_player(user: Any) -> None:
+    """Lock the player's row until the transaction ends, so that two requests
+    of one player pass a per-player cap one after the other (on SQLite every
+    writing transaction is serialised already: Django ignores the lock there)."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.select_for_update()
+    list(users.filter(pk=user.pk).values_list("pk", flat=True))
+
+
+def _expert_tables(owner: Any, table: Table) -> int:
+    """How many tables other than `table` `owner` opened that are not finished
+    and have an expert bot in a seat of its own (a person's seat handed to a
+    bot is an autopilot seat, counted apart; the daily deal's bots are hard)."""
+    return (
+        Table.objects.filter(owner=owner, seats__user__isnull=True, seats__bot_level="expert")
+        .exclude(status=Table.Status.FINISHED)
+        .exclude(pk=table.pk)
+        .distinct()
+        .count()
+    )
+
+
+def check_expert_tables(owner: Any, table: Table) -> None:
+    """The cap on a player's concurrent expert tables (MAX_EXPERT_TABLES, issue
+    21): `table` may have an expert bot unless `owner` already has that many
+    other such tables not finished. Run inside the transaction that would seat
+    the bot (or restart the table), under the owner's row lock; a table that
+    has one already passes."""
+    if (
+        Seat.objects.filter(table=table, user__isnull=True, bot_level="expert").exists()
+        and table.status != Table.Status.FINISHED
+    ):
+        return
+    _lock_player(owner)
+    limit = settings.MAX_EXPERT_TABLES
+    if _expert_tables(owner, table) >= limit:
+        raise Conflict(
+            # Translators: a player tried to seat an expert bot (the strongest computer player, which thinks longest) while already having the most tables with expert bots allowed at a time.
+            ngettext(
+                "Expert bots think long, so a player may have %(max)s table with expert"
+                " bots at a time. Finish it, or choose another bot, before seating an"
+                " expert bot at another table.",
+                "Expert bots think long, so a player may have %(max)s tables with expert"
+                " bots at a time. Finish one of them, or choose another bot, before"
+                " seating an expert bot at another table.",
+                limit,
+            )
+            % {"max": limit}
+        )
+
+
+def _on_autopilot(seats: Any) -> Any:
+    """The `seats` (a queryset) a bot plays because their person asked it to
+    ("let a bot play for me"): not the stand-in while they are away, nor the
+    medium bot a seat was handed to after three time-outs (the site's doing)."""
+    return (
+        seats.filter(away=False)
+        .exclude(bot_level="")
+        .exclude(bot_level="medium", timeouts_in_row__gte=TIMEOUTS_BEFORE_HANDOVER)
+    )
+
+
+def _autopilot_seats(user: Any, table: Table) -> int:
+    """How many seats of `user` at games under way, other than at `table`, are on autopilot."""
+    playing = Seat.objects.filter(user=user, table__status=Table.Status.PLAYING)
+    return _on_autopilot(playing).exclude(table=table).count()
+
+
+def check_autopilot_seats(user: Any, table: Table) -> None:
+    """The cap on a player's concurrent autopilot seats (MAX_AUTOPILOT_SEATS,
+    issue 21): a bot may play `user`'s seat at `table` unless it already
+    plays that many of their seats at other games under way. Run inside the
+    transaction that would hand the seat over, under the player's row lock."""
+    _lock_player(user)
+    limit = settings.MAX_AUTOPILOT_SEATS
+    if _autopilot_seats(user, table) >= limit:
+        raise Conflict(
+            # Translators: a player asked a bot to play for them ("Let a bot play for me") while bots already play their seats in the most games allowed at a time.
+            ngettext(
+                "A bot already plays for you in %(max)s game, the most at a time. Take"
+                " that seat back, or wait until that game is over, before letting a bot"
+                " play for you here.",
+                "Bots already play for you in %(max)s games, the most at a time. Take"
+                " one of those seats back, or wait until one of those games is over,"
+                " before letting a bot play for you here.",
+                limit,
+            )
+            % {"max": limit}
+        )
 
 
 def _start_if_full(table: Table) -> Game | None:
@@ -409,10 +511,40 @@ def game_rematch(*, table: Table, user: Any) -> Game:
         last = table.games.order_by("-number").first()
         if last is None or last.status != Game.Status.FINISHED:
             raise Conflict(_("The current game is not finished yet."))
+        _rematch_within_caps(table, user)
         try:
             return _game_start(table, last.number + 1)
         except IntegrityError:
             raise Conflict(_("A rematch has already started.")) from None
+
+
+def _rematch_within_caps(table: Table, user: Any) -> None:
+    """A rematch restarts the table with its seats as they are: it counts
+    again against the owner's expert tables (refused over the cap), and a
+    seat a bot played for its person stays so only within that person's
+    autopilot seats (over the cap they play it themselves)."""
+    try:
+        check_expert_tables(table.owner, table)
+    except Conflict:
+        if table.owner_id == user.pk:
+            raise
+        limit = settings.MAX_EXPERT_TABLES
+        raise Conflict(
+            # Translators: a player asked for a rematch at a table with expert bots (the strongest computer players); the table's creator already has the most tables with expert bots allowed at a time.
+            ngettext(
+                "The table's creator already has %(max)s table with expert bots under way,"
+                " the most at a time: the rematch can start once it is finished.",
+                "The table's creator already has %(max)s tables with expert bots under way,"
+                " the most at a time: the rematch can start once one of them is finished.",
+                limit,
+            )
+            % {"max": limit}
+        ) from None
+    for seat in _on_autopilot(table.seats.exclude(user=None)).select_related("user"):
+        try:
+            check_autopilot_seats(seat.user, table)
+        except Conflict:
+            Seat.objects.filter(pk=seat.pk).update(bot_level="")
 
 
 def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
@@ -429,6 +561,8 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
         )
         if game is None:
             raise Conflict(_("There is no game under way at this table."))
+        if level and Seat.objects.filter(table=table, user=user).exists():
+            check_autopilot_seats(user, table)
         # The seat's time-out count is left as it is (see _count_timeouts):
         # taking the seat back is not a move made in time.
         if not Seat.objects.filter(table=table, user=user).update(bot_level=level, away=False):
@@ -765,8 +899,12 @@ def _after_move(
         seat = next(s for s in game.table.seats.all() if s.position == cur.to_act)
         if seat.is_bot:
             countdown = bot_countdown(game.table, previous, state)
+            # The owner lets the task see a busy owner without a query (games.tasks).
+            owner = {"owner": game.table.owner_id}
             transaction.on_commit(
-                lambda: tasks.play_bot_turn.apply_async((game_id, version), countdown=countdown),
+                lambda: tasks.play_bot_turn.apply_async(
+                    (game_id, version), owner, countdown=countdown
+                ),
                 robust=True,
             )
         elif seat.user is not None and seat.user.play_only_card and only_card(cur):

@@ -3,15 +3,18 @@ the game version makes a duplicate or late task a no-op."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import logging
 import random
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone, translation
 
 from games import engine
@@ -50,7 +53,30 @@ def _turn(game_id: int, version: int) -> tuple[Game, Seat] | str:
     return game, game.table.seats.select_related("user").get(position=game.to_act)
 
 
-def _play(game: Game, seat: Seat, level: str, actor: services.Actor) -> str:
+def _play(
+    game: Game, seat: Seat, level: str, actor: services.Actor, owner: int | None = None
+) -> str:
+    """Decide the seat's move with the `level` bot and submit it. With
+    `owner`, the decision (the search, a bot move's costly part) is made
+    under that player's bot-move lock ("deferred" if another worker holds
+    it); the move is stored and pushed after it is let go, so the next
+    move it queues never finds it held."""
+    if owner is None:
+        action = _decide(game, seat, level)
+    else:
+        with owner_turn(owner) as mine:
+            if not mine:
+                return _again_later(game.pk, game.version, owner)
+            action = _decide(game, seat, level)
+    try:
+        services.game_act(game_id=game.pk, version=game.version, action=action, actor=actor)
+    except services.GameError as exc:
+        log.info("move for game %s v%s not applied: %s", game.pk, game.version, exc.message)
+        return "refused"
+    return "played"
+
+
+def _decide(game: Game, seat: Seat, level: str) -> dict[str, Any]:
     state = services.game_state(game)
     view = engine.game_view(state, seat.position)
     if game.bot_seed and state.current is not None:
@@ -62,24 +88,74 @@ def _play(game: Game, seat: Seat, level: str, actor: services.Actor) -> str:
     else:
         action = bot_action(level, view, random.Random(secrets.randbits(64)))
     action.pop("seat", None)  # the actor's seat: game_act takes the move without it
+    return action
+
+
+def owner_lock_key(owner_id: int) -> str:
+    """The cache key held while a bot decides at a table `owner_id` opened."""
+    return f"bot-turn-owner:{owner_id}"
+
+
+@contextlib.contextmanager
+def owner_turn(owner_id: int) -> Iterator[bool]:
+    """Hold the lock of `owner_id`'s bots for the block, if no worker holds
+    it (yields whether it was taken): one player's bots decide one at a time
+    across all the workers, however many tables they run, so their searches
+    keep at most one worker process busy (issue 21). It expires after
+    BOT_OWNER_LOCK_SECONDS should the worker die; without the cache the
+    move goes ahead unlocked (a move never waits on Redis's health)."""
+    key, token = owner_lock_key(owner_id), secrets.token_hex(8)
     try:
-        services.game_act(game_id=game.pk, version=game.version, action=action, actor=actor)
-    except services.GameError as exc:
-        log.info("move for game %s v%s not applied: %s", game.pk, game.version, exc.message)
-        return "refused"
-    return "played"
+        taken = cache.add(key, token, timeout=settings.BOT_OWNER_LOCK_SECONDS)
+    except Exception:
+        log.warning("bot-move lock of owner %s unavailable; moving unlocked", owner_id)
+        taken = None
+    if taken is None:
+        yield True
+        return
+    try:
+        yield taken
+    finally:
+        if taken:
+            with contextlib.suppress(Exception):
+                if cache.get(key) == token:  # not a later holder's, after an expiry
+                    cache.delete(key)
+
+
+def _owner_busy(owner_id: int) -> bool:
+    try:
+        return cache.get(owner_lock_key(owner_id)) is not None
+    except Exception:
+        return False
+
+
+def _again_later(game_id: int, version: int, owner_id: int) -> str:
+    """Queue the move again shortly, leaving the worker to others' moves."""
+    delay = settings.BOT_OWNER_RETRY_SECONDS * random.uniform(0.75, 1.25)
+    play_bot_turn.apply_async((game_id, version), {"owner": owner_id}, countdown=delay)
+    return "deferred"
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def play_bot_turn(game_id: int, version: int) -> str:
-    """Play the bot's move of `game_id` at `version`; anything else does nothing."""
+def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
+    """Play the bot's move of `game_id` at `version`; anything else does nothing.
+
+    Fair scheduling: while a bot at a table opened by the same player
+    (`owner`, the table's; looked up when not given) is deciding in any
+    worker, the move is queued again BOT_OWNER_RETRY_SECONDS later
+    ("deferred") rather than decided alongside it. With `owner` given, a
+    held lock is seen before any query; it is only taken once the move is
+    known to be due, so a stale task never holds it."""
+    if owner is not None and _owner_busy(owner):
+        return _again_later(game_id, version, owner)
     turn = _turn(game_id, version)
     if isinstance(turn, str):
         return turn
     game, seat = turn
     if not seat.is_bot:
         return "not a bot"
-    return _play(game, seat, seat.bot_level, services.Actor.bot(seat.position))
+    actor = services.Actor.bot(seat.position)
+    return _play(game, seat, seat.bot_level, actor, owner=game.table.owner_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -151,7 +227,7 @@ def sweep_stalled_games() -> int:
     for game in playing.prefetch_related("table__seats"):
         seat = next(s for s in game.table.seats.all() if s.position == game.to_act)
         if seat.is_bot:
-            play_bot_turn.delay(game.pk, game.version)
+            play_bot_turn.delay(game.pk, game.version, owner=game.table.owner_id)
             n += 1
     return n
 

@@ -129,19 +129,15 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
             move_seconds=d["move_seconds"],
             visibility=d["visibility"],
             hints=d["hints"],
+            bots={1: d["seat_2"], 2: d["seat_3"]},
         )
-        for position, field in ((1, "seat_2"), (2, "seat_3")):
-            if d[field]:
-                services.table_set_bot(
-                    table=table, user=request.user, position=position, level=d[field]
-                )
     except services.GameError as exc:
         form.add_error(None, exc.message)
         return render(
             request,
             "games/lobby.html",
             {"form": form, "tables": realtime.open_tables()},
-            status=400,
+            status=exc.status,
         )
     return redirect(table)
 
