@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.sessions import SessionBoundConsumer
 from euchre_site.socket_db import database_sync_to_async
 
-from . import access, presence, realtime, services, tasks
+from . import access, hints, presence, realtime, services, tasks
 from .models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -150,6 +150,19 @@ class TableConsumer(SessionBoundConsumer):
         if event["version"] > self.shown[1]:
             self.early[event["version"]] = event["html"]
             await self._send_in_order()
+
+    async def hint_ready(self, event: dict[str, Any]) -> None:
+        """A hint a worker worked out for this seat (games.hints): only to the
+        player who asked, and only if this page is not past its version (the
+        page then shows it at that game and version only, static/js/table.js)."""
+        shown = self.shown
+        if event.get("user") != self.user.pk or shown is None or event.get("game") != shown[0]:
+            return
+        if event["version"] < shown[1]:
+            return  # the table moved on: a stale hint is never shown
+        with translation.override(self.language):
+            html = hints.inbox_html(event["game"], event["version"], event["hint"])
+        await self.send(text_data=html)
 
     async def _send_in_order(self) -> None:
         """Send the waiting frames that follow what the page has, one version

@@ -2,35 +2,87 @@
 player's place, and why, in plain words.
 
 The suggestion is computed from the player's own view only (the same input
-as a bot's: nothing the seat may not see), once per seat and version (kept
-in the cache, so asking again costs nothing), and put into words in the
+as a bot's: nothing the seat may not see) and put into words in the
 reader's language when shown. Games at tables with hints are not rated
 (stats.services.ratings_update).
+
+No user can slow the others down with it (issue 21):
+
+- The search (up to BUDGET_MS of CPU) runs in a Celery worker
+  (`compute_hint`), never in the web process: asking (`ask`) only checks,
+  looks in the cache and queues, and the page shows "Thinking…" until the
+  worker's answer comes over the table's socket, to the asking seat's
+  sockets only (games.realtime.push_hint, TableConsumer.hint_ready).
+- Answers are cached by position: the key is a digest of the seat's view of
+  the game (`position_digest`), so whatever moves the game's version without
+  changing what the seat sees (autopilot on and off, a seat change) finds
+  the answer already worked out, and asking again costs nothing.
+- Per player: one hint worked out at a time (BUSY_SECONDS at most, should
+  its task be lost) and settings.HINT_RATE asks (games.views.table_hint);
+  over either, a clear message, nothing queued, status 429.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import random
 from typing import Any
 
+from celery import shared_task
 from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from . import access, bots, engine, services, words
+from . import access, bots, engine, realtime, services, words
 from .bots.explain import reasons
 from .models import Game
 
-BUDGET_MS = 500  # thinking time of one hint
+log = logging.getLogger(__name__)
+
+BUDGET_MS = 500  # thinking time of one hint (a worker's)
 CACHE_SECONDS = 3600
+BUSY_SECONDS = 30  # a player's hint on its way blocks their next one this long at most
+SEARCH = "hard-1"  # in the cache key: a new search (or its words' inputs) starts afresh
 
 
-def hint_for(*, game: Game, version: int, user: Any) -> dict[str, Any]:
-    """The hard bot's choice for `user`'s seat at `version`, with its reasons
-    (language-neutral: see `in_words`). Raises GameError when the table has
-    no hints, the user has no seat, the table moved on or it is not their
-    turn."""
+class TooMany(services.GameError):
+    """Over a player's hint limits: nothing is queued (429)."""
+
+    status = 429
+
+
+class Unavailable(services.GameError):
+    """The hint could not be queued (503)."""
+
+    status = 503
+
+
+def position_digest(view: engine.GameView | dict[str, Any]) -> str:
+    """What a hint depends on, in one key: the seat's whole view of the game
+    (its cards, the hand so far, the scores and rules), and nothing else (not
+    the game's version, which autopilot or a seat change also moves)."""
+    blob = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{SEARCH}:{BUDGET_MS}:{blob}".encode()).hexdigest()
+
+
+def _cache_key(digest: str) -> str:
+    return f"hint:{digest}"
+
+
+def _busy_key(user_id: int) -> str:
+    return f"hint-busy:{user_id}"
+
+
+def ask(*, game: Game, version: int, user: Any) -> dict[str, Any] | None:
+    """`user` asks for a hint at `version`: this position's hint if it is in
+    the cache (with "version"), else None once a worker has it to do (just
+    queued, or already on its way). Never searches. Raises GameError when the
+    table has no hints, the user has no seat, the table moved on or it is
+    not their turn, and TooMany while another of their hints is on its way."""
     table = game.table
     if not table.hints:
         raise services.Forbidden(_("Hints are off at this table."))
@@ -41,24 +93,88 @@ def hint_for(*, game: Game, version: int, user: Any) -> dict[str, Any]:
         raise services.Conflict(
             _("The table changed before your move arrived; here it is as it stands now.")
         )
-    key = f"hint:{game.pk}:{game.created.timestamp()}:{version}:{seat}"
-    hint = cache.get(key)
-    if hint is None:
-        view = engine.game_view(services.game_state(game), seat)
-        if not view["legal_actions"]:
-            raise services.Conflict(_("It is not your turn."))
-        rng = random.Random(game.pk * 1_000_003 + version * 3 + seat)
-        best = bots.analyse(view, rng, BUDGET_MS)[0]
-        hint = {
-            "version": version,
-            "action": best["action"],
-            "share": best["share"],
-            "reasons": reasons(view, best["action"]),
-            "dealer": view["dealer"] or 0,
-            "up_suit": view["up_suit"],
-        }
-        cache.set(key, hint, CACHE_SECONDS)
-    return hint
+    view = engine.game_view(services.game_state(game), seat)
+    if not view["legal_actions"]:
+        raise services.Conflict(_("It is not your turn."))
+    digest = position_digest(view)
+    hint = cache.get(_cache_key(digest))
+    if hint is not None:
+        return {**hint, "version": version}
+    if not cache.add(_busy_key(user.pk), digest, BUSY_SECONDS):
+        if cache.get(_busy_key(user.pk)) == digest:
+            return None  # this one is on its way already
+        raise TooMany(
+            # Translators: a player asked for a hint while the hint they asked for before (perhaps at another table) is still being worked out.
+            _("Your last hint is still being worked out: wait for it before asking for another.")
+        )
+    try:
+        compute_hint.delay(game.pk, seat, user.pk, digest)
+    except Exception as exc:  # the broker away: nothing on its way after all
+        cache.delete(_busy_key(user.pk))
+        log.exception("hint for game %s not queued", game.pk)
+        raise Unavailable(
+            # Translators: a hint could not be asked for because part of the site is down for a moment.
+            _("Hints cannot be worked out just now: try again in a moment.")
+        ) from exc
+    return None
+
+
+def compute(view: engine.GameView | dict[str, Any]) -> dict[str, Any]:
+    """The hard bot's choice for the seat whose `view` this is, with its
+    reasons (language-neutral: see `in_words`). The search: a worker's job."""
+    digest = position_digest(view)
+    rng = random.Random(int(digest[:16], 16))  # the same position, the same answer
+    best = bots.analyse(view, rng, BUDGET_MS)[0]
+    return {
+        "action": best["action"],
+        "share": best["share"],
+        "reasons": reasons(view, best["action"]),
+        "dealer": view["dealer"] or 0,
+        "up_suit": view["up_suit"],
+    }
+
+
+def _current(game_id: int, seat: int) -> tuple[Game, engine.GameView, str] | None:
+    """The game under way, `seat`'s view of it and that position's digest, as they stand now."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.PLAYING:
+        return None
+    view = engine.game_view(services.game_state(game), seat)
+    return game, view, position_digest(view)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def compute_hint(game_id: int, seat: int, user_id: int, digest: str) -> str:
+    """Work out the hint of the position `digest` (`seat`'s at `game_id`),
+    cache it, and push it to that seat's sockets if the position still
+    stands. A position gone by then is neither searched nor pushed."""
+    try:
+        hint = cache.get(_cache_key(digest))
+        if hint is None:
+            now = _current(game_id, seat)
+            if now is None or now[2] != digest:
+                return "moved on"
+            hint = compute(now[1])
+            cache.set(_cache_key(digest), hint, CACHE_SECONDS)
+    finally:
+        if cache.get(_busy_key(user_id)) == digest:
+            cache.delete(_busy_key(user_id))
+    now = _current(game_id, seat)  # the search took a while
+    if now is None or now[2] != digest:
+        return "moved on"
+    # Labelled with the version the game has now (the same position): the
+    # page shows it only at that version.
+    realtime.push_hint(game_id, seat, user_id, now[0].version, hint)
+    return "pushed"
+
+
+def inbox_html(game_id: int, version: int, hint: dict[str, Any]) -> str:
+    """The frame that brings a worker's hint to the page, in the active
+    language: into #hint-inbox (games/table_page.html), outside the table, so
+    no table frame wipes it; static/js/table.js shows it in the table of
+    that game and version only."""
+    shown = {**in_words({**hint, "version": version}), "game": game_id}
+    return render_to_string("games/table.html#hint_inbox", {"hint": shown})
 
 
 def in_words(hint: dict[str, Any]) -> dict[str, Any]:

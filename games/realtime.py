@@ -154,6 +154,16 @@ def broadcast_game(game_id: int, loaded: tuple[Game, Any, Hand | None] | None = 
     _send(frames)
 
 
+def push_hint(game_id: int, seat: int, user_id: int, version: int, hint: dict[str, Any]) -> None:
+    """A hint a worker worked out (games.hints), to the asking seat's group
+    only (never another seat's or the spectators': it comes from that seat's
+    cards). Language-neutral: each socket puts it into its page's words, and
+    forwards it only to the player who asked, at the game and version its
+    page has or a newer one (TableConsumer.hint_ready)."""
+    message = {"type": "hint.ready", "game": game_id, "version": version, "user": user_id}
+    _send([(game_group(game_id, seat), {**message, "hint": hint})])
+
+
 def broadcast_table_changed(table_id: int) -> None:
     """Seats changed or a game started: each open page re-renders for its own user
     (join and bot buttons differ per person) and follows the new game's group."""

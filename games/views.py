@@ -306,16 +306,31 @@ def table_act(request: HtmxHttpRequest, table: Table) -> None:
 
 @table_post
 def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
-    """At a table with hints: the table with what the hard bot would do in
-    the player's place, and why (nothing changes)."""
+    """At a table with hints: what the hard bot would do in the player's
+    place, and why (nothing changes). Answers at once and never searches
+    here: with the hint if this position's is in the cache, else with
+    "Thinking…" while a worker works it out and pushes it over the table's
+    socket (games.hints). At most settings.HINT_RATE asks per player, and
+    one hint on its way at a time (429)."""
     game = realtime.latest_game(table)
     if game is None:
         raise services.Conflict(_("The game has not started yet."))
     version_text = request.POST.get("version", "")
     if not version_text.isascii() or not version_text.isdigit() or len(version_text) > 12:
         raise services.GameError(_not_a_move())
-    hint = hints.hint_for(game=game, version=int(version_text), user=request.user)
-    return _answer(request, table, _table_html(request, table, hint=hints.in_words(hint)))
+    version = int(version_text)
+    if is_ratelimited(request, group="hint", key="user", rate=settings.HINT_RATE, increment=True):
+        raise hints.TooMany(
+            # Translators: a player asked for very many hints in a short time (a limit that protects the site).
+            _("You have asked for many hints in a short time: wait a little before asking again.")
+        )
+    hint = hints.ask(game=game, version=version, user=request.user)
+    shown = (
+        {**hints.in_words(hint), "game": game.pk}
+        if hint is not None
+        else {"thinking": True, "version": version, "game": game.pk}
+    )
+    return _answer(request, table, _table_html(request, table, hint=shown))
 
 
 @login_required

@@ -12,6 +12,8 @@
 //   moves, each keyed, and whose turn it is); moves not said yet and what
 //   comes next are added to #table-announcer, one lasting aria-live region
 //   outside the table that frames never replace;
+// - a hint a worker worked out (it comes over the socket into #hint-inbox)
+//   shown in the table of the game and version it was asked at, and said;
 // - focus to your hand when it becomes your turn, unless you are typing;
 // - arrow keys among the cards you may play and the buttons (in the order
 //   they are drawn), and 1-5 for the n-th card.
@@ -190,10 +192,25 @@
     document.title = turn ? `● ${turn} · ${baseTitle}` : baseTitle;
   };
 
+  // A hint worked out by a worker arrives over the socket in #hint-inbox
+  // (outside the table, which frames replace), labelled with the game and
+  // version it was asked at: it replaces the Hint (or "Thinking…") button in
+  // the table of that game and version only, never in a later one.
+  const showHint = (table) => {
+    const inbox = document.getElementById("hint-inbox");
+    const status = document.getElementById("hint-status");
+    if (!table || !inbox || !status || table.querySelector(".hint-box")) return;
+    if (inbox.dataset.for !== `${table.dataset.game}-${table.dataset.version}`) return;
+    for (const form of table.querySelectorAll(".hint-form")) form.remove();
+    status.textContent = "";
+    status.after(inbox.content.cloneNode(true));
+  };
+
   let drawn = null; // the game and version whose table was last drawn (one frame may fire two events)
   const tableChanged = () => {
     const felt = document.querySelector(".felt");
     const table = document.getElementById("table");
+    showHint(table);
     const now = table ? `${table.dataset.game}/${table.dataset.version}` : null;
     if (felt && now !== drawn) {
       const newHand = shownHand !== null && felt.dataset.hand !== shownHand;

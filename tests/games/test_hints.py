@@ -1,6 +1,8 @@
 """The table option "hints": a Hint button shows what the hard bot would do in
 the player's place and why, in plain words; asking changes nothing, only the
-player to act may ask, and games at such tables are not rated."""
+player to act may ask, and games at such tables are not rated. The search
+itself runs in a worker (tests/games/test_hints_worker.py); here the queued
+task is run in the test's process."""
 
 from __future__ import annotations
 
@@ -105,25 +107,41 @@ def ask(client: Client, game: Game, version: Any) -> Any:
     )
 
 
-def test_the_player_to_act_gets_the_hard_bots_choice_in_words(hint_game: Game) -> None:
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """The hint tasks queued (here none runs: tests/games/test_hints_worker.py has the worker)."""
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(hints.compute_hint, "delay", lambda *args: calls.append(args))
+    return calls
+
+
+def test_the_player_to_act_gets_the_hard_bots_choice_in_words(
+    hint_game: Game, queued: list[tuple[Any, ...]]
+) -> None:
     seat = to_act(hint_game)
     user = players(hint_game.table)[seat]
     page = logged_in(user).get(reverse("games:table", args=[hint_game.table_id])).content.decode()
     assert 'class="inline-form hint-form"' in page
+    # Asked: "Thinking…" at once, and the search queued for a worker.
     response = ask(logged_in(user), hint_game, 1)
     assert response.status_code == 200
-    html = response.content.decode()
+    thinking = response.content.decode()
+    status = re.search(r'<p id="hint-status".*?</p>', thinking, re.S)
+    assert status is not None and "Thinking…" in status[0]
+    assert "hint-box" not in thinking and len(queued) == 1
+    # The worker's job, run here: then asking again answers from the cache.
+    assert hints.compute_hint(*queued[0]) == "pushed"
+    html = ask(logged_in(user), hint_game, 1).content.decode()
     box = re.search(r'<section class="hint-box".*?</section>', html, re.S)
     assert box is not None and "deals the bot imagined" in box[0]
-    assert "hint-form" not in html  # asked: the answer replaces the button
+    assert "hint-form" not in html  # the answer replaces the button
+    assert len(queued) == 1  # nothing queued again
     hint_game.refresh_from_db()
     assert hint_game.version == 1  # nothing changed
-    # The same answer again (computed once per seat and version).
-    assert ask(logged_in(user), hint_game, 1).content.decode() == html
     # The suggestion is one of the moves the player may make.
     view = engine.game_view(services.game_state(hint_game), seat)
-    hint = hints.hint_for(game=hint_game, version=1, user=user)
-    assert hint["action"] in view["legal_actions"]
+    hint = hints.ask(game=hint_game, version=1, user=user)
+    assert hint is not None and hint["action"] in view["legal_actions"]
 
 
 def test_every_decision_of_a_game_gets_a_hint_in_words(
@@ -141,9 +159,8 @@ def test_every_decision_of_a_game_gets_a_hint_in_words(
         if hint_game.status != Game.Status.PLAYING:
             break
         seat = to_act(hint_game)
-        user = players(hint_game.table)[seat]
-        hint = hints.hint_for(game=hint_game, version=hint_game.version, user=user)
         view = engine.game_view(services.game_state(hint_game), seat)
+        hint = {**hints.compute(view), "version": hint_game.version}
         # The bot's choice, then every other kind of move it could have made
         # (a keep-five is only listed as "keep some five", so it is the bot's).
         others = [a for a in view["legal_actions"] if a["type"] != hint["action"]["type"]]
@@ -156,7 +173,7 @@ def test_every_decision_of_a_game_gets_a_hint_in_words(
 
 
 def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
-    hint_game: Game, alice: Any, bob: Any
+    hint_game: Game, alice: Any, bob: Any, queued: list[tuple[Any, ...]]
 ) -> None:
     seat = to_act(hint_game)
     others = [u for s, u in players(hint_game.table).items() if s != seat]
@@ -177,6 +194,7 @@ def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
         "hint-form"
         not in logged_in(asker).get(reverse("games:table", args=[plain.pk])).content.decode()
     )
+    assert not queued  # nothing for a worker to do
 
 
 def test_a_hints_table_says_so_and_its_games_are_not_rated(
