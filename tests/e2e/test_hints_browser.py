@@ -1,6 +1,7 @@
-"""The Hint button at a table with hints, as a player uses it: the hard bot's
-choice and why appear by the hand and are said in the live region; the next
-move takes them away."""
+"""The Hint button at a table with hints, as a player uses it: "Thinking…"
+at once, then the hard bot's choice and why (worked out by the worker, come
+over the socket) appear by the hand and are said in the live region; the
+next move takes them away."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from .test_table_frames import MY_TURN
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"  # to be looked at
 
 
+def game_id(page: Page) -> str:
+    return page.locator("#table").get_attribute("data-game") or ""
+
+
 def test_a_hint_is_shown_said_and_gone_after_the_move(
     page: Page, base_url: str, celery_worker: Any
 ) -> None:
@@ -24,7 +29,10 @@ def test_a_hint_is_shown_said_and_gone_after_the_move(
     v = version(page)
     page.get_by_role("button", name="Hint").click()
     box = page.locator(".hint-box")
-    expect(box).to_contain_text("deals the bot imagined")
+    expect(box).to_contain_text("deals the bot imagined", timeout=30000)  # the worker's
+    expect(page.locator("#hint-inbox")).to_have_attribute("data-for", f"{game_id(page)}-{v}")
+    expect(page.locator("#table .hint-form")).to_have_count(0)  # the answer replaced the button
+    expect(page.locator("#hint-status")).to_have_text("")  # "Thinking…" is over
     advice = box.locator("strong").inner_text()
     expect(page.locator("#table-announcer")).to_contain_text(advice)
     assert version(page) == v  # asking changed nothing
@@ -34,3 +42,5 @@ def test_a_hint_is_shown_said_and_gone_after_the_move(
     take_a_turn(page)
     expect(page.locator("#table")).not_to_have_attribute("data-version", str(v))
     expect(box).to_have_count(0)
+    # The hint is still in the inbox, but never shown in a later table.
+    expect(page.locator("#hint-inbox")).to_have_attribute("data-for", f"{game_id(page)}-{v}")
