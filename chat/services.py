@@ -189,10 +189,12 @@ def _notification_key(table_id: int, user_id: int) -> str:
 
 
 def notifications_seen(*, table_id: int, user_id: int) -> None:
-    """The reader opened the table: its chat notifications are read."""
-    from notifications.services import mark_read_by_key
+    """The reader opened the table (its socket's first snapshot): its chat's
+    notifications are read, and those of its games (turns, starts, ends)."""
+    from notifications.services import mark_read_by_key, seen_at_table
 
     mark_read_by_key(user_id=user_id, kind=NOTIFY_KIND, key_prefix=f"chat:{table_id}:")
+    seen_at_table(user_id=user_id, table_id=table_id)
 
 
 def spectators_chat_set(*, table: Table, user: Any, allow: bool) -> TableChat:

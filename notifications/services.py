@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
@@ -42,6 +43,12 @@ log = logging.getLogger(__name__)
 KINDS = set(Notification.Kind.values)
 # Kinds about a turn: only worth an e-mail or push while the game still waits there.
 TURN_KINDS = {Notification.Kind.TURN, Notification.Kind.REMINDER}
+# What the table itself shows: not told at all (in-app, e-mail or push) to a
+# player who has that table open.
+SHOWN_AT_THE_TABLE = {*TURN_KINDS, Notification.Kind.GAME_STARTED, Notification.Kind.GAME_ENDED}
+# The start and end of a live game are news only to a player who is not
+# playing it (a bot stands in for them: Seat.away).
+LIVE_NEWS = {Notification.Kind.GAME_STARTED, Notification.Kind.GAME_ENDED}
 MAX_REMINDER_MINUTES = 24 * 60
 
 
@@ -207,8 +214,6 @@ def mark_read_by_key(*, user_id: int, kind: str, key_prefix: str) -> int:
         return 0
     changed = unread.update(read_at=timezone.now())
     if changed:
-        from django.contrib.auth import get_user_model
-
         user = get_user_model().objects.filter(pk=user_id).first()
         if user is not None:
             _push_badge_on_commit(user)
@@ -258,6 +263,8 @@ def notify(
         raise ValueError(f"unknown notification kind {kind!r}")
     params = dict(params or {})
     if user is None or not user.is_active:
+        return None
+    if game is not None and not worth_telling(user, kind, game):
         return None
     if (
         turn_key is not None
@@ -311,6 +318,33 @@ def notify(
 
     transaction.on_commit(after_commit, robust=True)
     return note
+
+
+def worth_telling(user: Any, kind: str, game: Game) -> bool:
+    """Attention is the player's: nothing the open table already shows them
+    (SHOWN_AT_THE_TABLE), and no start or end of a live game they are
+    playing themselves (LIVE_NEWS: told only while a bot stands in)."""
+    if kind in SHOWN_AT_THE_TABLE and presence.is_on_table_page(game.table_id, user.pk):
+        return False
+    if kind in LIVE_NEWS and game.table.mode == game.table.Mode.LIVE:
+        return Seat.objects.filter(table_id=game.table_id, user=user, away=True).exists()
+    return True
+
+
+def seen_at_table(*, user_id: int, table_id: int) -> int:
+    """The player opened the table: the notices about its games are read
+    (its chat's too: chat.services.notifications_seen)."""
+    unread = Notification.objects.filter(
+        user_id=user_id, game__table_id=table_id, read_at__isnull=True
+    ).exclude(kind=Notification.Kind.CHAT)
+    if not unread.exists():
+        return 0
+    changed = unread.update(read_at=timezone.now())
+    if changed:
+        user = get_user_model().objects.filter(pk=user_id).first()
+        if user is not None:
+            _push_badge_on_commit(user)
+    return changed
 
 
 def toast_html(note: Notification) -> str:
@@ -545,9 +579,25 @@ def due_reminders(now: datetime.datetime) -> list[tuple[Game, Any]]:
         prefs = preferences_for(seat.user)
         lead = prefs.reminder_minutes
         assert game.deadline is not None
-        if lead and game.deadline - datetime.timedelta(minutes=lead) <= now:
+        due_at = game.deadline - datetime.timedelta(minutes=lead)
+        if lead and due_at <= now and reminder_worth_it(game.table.move_seconds, lead):
             due.append((game, seat.user))
     return due
+
+
+# A reminder comes at least this long after the turn's own notice.
+REMINDER_GAP = datetime.timedelta(minutes=1)
+
+
+def reminder_worth_it(move_seconds: int | None, lead_minutes: int) -> bool:
+    """A deadline reminder tells something the turn's notice did not only
+    when the time limit is longer than the reminder's lead, by at least
+    REMINDER_GAP (on a one-hour table a two-hour lead would remind at once)."""
+    if not move_seconds:
+        return False
+    return datetime.timedelta(seconds=move_seconds) >= (
+        datetime.timedelta(minutes=lead_minutes) + REMINDER_GAP
+    )
 
 
 def send_reminders(now: datetime.datetime | None = None) -> int:

@@ -129,8 +129,14 @@ def test_no_push_while_on_the_table_page(
     game = game_waiting_for(alice, [alice, bob, carol])
     presence.joined(game.table_id, alice.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        note = notify_turn(alice, game)
+        assert notify_turn(alice, game) is None  # nothing told: the table shows it
+    assert push_service.received == []
+    # The page closed before a push that was queued went out: none either.
+    presence.left(game.table_id, alice.pk)
+    game.version += 1
+    note = notify_turn(alice, game)
     assert note is not None
+    presence.joined(game.table_id, alice.pk)
     assert services.send_push(note.pk) == 0
     assert push_service.received == []
 

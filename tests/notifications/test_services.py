@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import presence
-from games.models import Game
+from games.models import Game, Table
 from notifications import services, texts
 from notifications.models import Notification
 
@@ -100,16 +100,19 @@ def test_the_email_has_a_one_click_unsubscribe(
     assert url in message.body
 
 
-def test_no_email_while_the_player_is_on_the_table_page(
+def test_nothing_is_told_of_a_turn_at_the_table_the_player_has_open(
     alice: Any, bob: Any, carol: Any, mailoutbox: list[Any], django_capture_on_commit_callbacks: Any
 ) -> None:
     game = game_waiting_for(alice, [alice, bob, carol])
+    services.mark_all_read(alice)  # the start's notice
     presence.joined(game.table_id, alice.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        note = notify_turn(alice, game)
-    assert note is not None and not note.email_pending
-    assert services.unread_count(alice) == 1  # in-app all the same
+        assert notify_turn(alice, game) is None  # the table shows it: no notice at all
+    assert services.unread_count(alice) == 0
     assert mailoutbox == []
+    presence.left(game.table_id, alice.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert notify_turn(alice, game) is not None  # away from it: told
 
 
 def test_a_player_who_opens_the_table_before_the_batch_goes_out_gets_no_email(
@@ -221,11 +224,34 @@ def test_mark_read_and_mark_all_read(alice: Any, bob: Any) -> None:
 # --------------------------------------------------------------------------- reminders
 
 
-def _deadline_game(alice: Any, bob: Any, carol: Any, deadline: datetime.datetime) -> Game:
+def _deadline_game(
+    alice: Any, bob: Any, carol: Any, deadline: datetime.datetime, *, move_seconds: int = 86400
+) -> Game:
     game = game_waiting_for(alice, [alice, bob, carol])
     Game.objects.filter(pk=game.pk).update(deadline=deadline)
+    Table.objects.filter(pk=game.table_id).update(move_seconds=move_seconds)
     game.refresh_from_db()
     return game
+
+
+def test_a_reminder_comes_only_when_the_time_limit_is_longer_than_its_lead(
+    alice: Any, bob: Any, carol: Any
+) -> None:
+    """A one-hour table and the default two-hour lead: the turn's own notice
+    says it all (a reminder 45 s after it said "due in 59 minutes")."""
+    deadline = datetime.datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
+    _deadline_game(alice, bob, carol, deadline, move_seconds=3600)
+    assert services.preferences_for(alice).reminder_minutes == 120
+    assert services.send_reminders(deadline - datetime.timedelta(minutes=59)) == 0
+    prefs = services.preferences_for(alice)
+    prefs.reminder_minutes = 60  # the whole time limit: still the turn's own minute
+    prefs.save()
+    assert services.send_reminders(deadline - datetime.timedelta(minutes=59)) == 0
+    prefs.reminder_minutes = 30
+    prefs.save()
+    assert services.send_reminders(deadline - datetime.timedelta(minutes=30)) == 1
+    assert services.reminder_worth_it(3600, 59) and not services.reminder_worth_it(3600, 60)
+    assert not services.reminder_worth_it(None, 30)
 
 
 def test_reminders_come_at_the_lead_time_and_not_before(
