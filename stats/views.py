@@ -286,11 +286,19 @@ def imported(request: HttpRequest, imported_id: int) -> HttpResponse:
     """An imported game's hands, from the results stored at import (never replayed)."""
     game = _imported(request, imported_id)
     results = ImportedGame.objects.filter(pk=game.pk).values_list("hand_results", flat=True).get()
+    # A record may hold thousands of hands: a page of them at a time.
+    page = Paginator(results, IMPORTED_HANDS_PER_PAGE).get_page(request.GET.get("page"))
+    first = page.start_index() - 1 if results else 0
     hands = [
         {"n": n, "number": n + 1, "result": res, "complete": bool(res.get("complete"))}
-        for n, res in enumerate(results)
+        for n, res in enumerate(page.object_list, start=first)
     ]
-    return render(request, "stats/imported.html", {"game": game, "hands": hands})
+    return render(
+        request, "stats/imported.html", {"game": game, "hands": hands, "page": page, "first": first}
+    )
+
+
+IMPORTED_HANDS_PER_PAGE = 100
 
 
 @login_required

@@ -293,3 +293,21 @@ def test_the_limits_default_to_a_few_an_hour() -> None:
     assert (settings.IMPORT_RATE, settings.REVIEW_RATE, settings.AGREEMENT_RATE) == (
         "5/h", "30/h", "3/h",
     )  # fmt: skip
+
+
+def test_a_long_imported_game_lists_its_hands_a_page_at_a_time(alice: Any) -> None:
+    from stats.views import IMPORTED_HANDS_PER_PAGE as PER_PAGE
+
+    imported = services.import_game_record(owner=alice, raw=json.dumps(record_of(PER_PAGE + 7)))
+    c = client_for(alice)
+    url = reverse("stats:imported", args=[imported.pk])
+
+    def listed(page: str) -> str:
+        html = c.get(f"{url}?page={page}").content.decode()
+        return html.split('id="imported-hands"')[1].split("</ol>")[0]
+
+    first, second = listed("1"), listed("2")
+    assert first.count("<li>") == PER_PAGE and f"Hand {PER_PAGE}<" in first
+    assert second.count("<li>") == 7 and f'start="{PER_PAGE + 1}"' in second
+    assert f"Hand {PER_PAGE + 7}<" in second and f"/{PER_PAGE}/" in second  # numbered on
+    assert listed("x") == first and listed("999") == second  # odd pages: the nearest
