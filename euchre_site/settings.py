@@ -381,11 +381,12 @@ MAX_AUTOPILOT_SEATS = env.int("MAX_AUTOPILOT_SEATS", default=2)
 # the tables one player opened decide one at a time across all the workers,
 # so one player's searches hold at most one worker process however many
 # tables they run. The lock is a cache key held for the decision and let go
-# before the move is stored; BOT_OWNER_LOCK_SECONDS frees it should its
-# worker die mid-search (well above the longest decision); a move that finds
+# before the move is stored; BOT_OWNER_LOCK_SECONDS (whole seconds) frees it
+# should its worker die mid-search (well above the longest decision; 0 turns
+# the lock off, for comparisons: scripts/bench-isolation); a move that finds
 # it held is queued again BOT_OWNER_RETRY_SECONDS later instead of waiting in
 # a worker.
-BOT_OWNER_LOCK_SECONDS = env.float("BOT_OWNER_LOCK_SECONDS", default=20.0)
+BOT_OWNER_LOCK_SECONDS = env.int("BOT_OWNER_LOCK_SECONDS", default=20)
 BOT_OWNER_RETRY_SECONDS = env.float("BOT_OWNER_RETRY_SECONDS", default=0.1)
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
