@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from . import words
 
@@ -67,3 +67,54 @@ def describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
 def trick_won(name: str) -> str:
     # Translators: said after the third card of a trick: %(name)s played the highest card and takes the trick.
     return pgettext("replay step", "%(name)s wins the trick.") % {"name": name}
+
+
+def stood_in(hands: list[Any], seat: int) -> str:
+    """What a stand-in bot did for `seat` since the person's own last move,
+    in words ("A bot played 2 hands for you while you were away: you made
+    hearts, then you defended."), or "" when their last move was their own.
+    `hands` are the game's engine HandStates, oldest first; a bot's move for
+    a person is marked `"by": "stand-in"` (games.services.game_act)."""
+    played: list[Any] = []  # the hands the stand-in moved in, newest first
+    for hand in reversed(hands):
+        mine = [a for a in hand.actions if a.seat == seat]
+        run = 0
+        for action in reversed(mine):
+            if (action.extra or {}).get("by") != "stand-in":
+                break
+            run += 1
+        if run:
+            played.append(hand)
+        if run < len(mine):  # the person's own move: the stand-in's run starts after it
+            break
+    if not played:
+        return ""
+    what = [_role(hand, seat) for hand in reversed(played)]
+    # Translators: joins what a stand-in bot did in successive hands: "you made hearts, then you defended".
+    joined = pgettext("stand-in report", ", then ").join(what)
+    # Translators: on the table, to a player back after a bot played for them (they were away, or their time ran out three times); %(what)s lists the hands ("you made hearts, then you defended").
+    return ngettext(
+        "A bot played %(n)s hand for you while you were away: %(what)s.",
+        "A bot played %(n)s hands for you while you were away: %(what)s.",
+        len(played),
+    ) % {"n": len(played), "what": joined}
+
+
+def _role(hand: Any, seat: int) -> str:
+    """The seat's part in one hand, as the stand-in left it."""
+    maker = hand.maker
+    if maker is None:
+        if hand.over:
+            # Translators: what a stand-in bot did in a hand (in "A bot played 2 hands for you…"): everybody passed and the hand was thrown in.
+            return pgettext("stand-in report", "the hand was thrown in")
+        # Translators: what a stand-in bot did in a hand still being bid: it passed for the player.
+        return pgettext("stand-in report", "you passed")
+    suit = words.suit_name(hand.trump) if hand.trump else ""
+    if maker == seat:
+        if seat in hand.alone:
+            # Translators: what a stand-in bot did in a hand: it made %(suit)s ("hearts") trump for the player, who played alone.
+            return pgettext("stand-in report", "you made %(suit)s, alone") % {"suit": suit}
+        # Translators: what a stand-in bot did in a hand: it made %(suit)s ("hearts") trump for the player, who became the maker.
+        return pgettext("stand-in report", "you made %(suit)s") % {"suit": suit}
+    # Translators: what a stand-in bot did in a hand: another player was the maker and the bot defended for the player.
+    return pgettext("stand-in report", "you defended")

@@ -418,6 +418,8 @@ class TableView:
     to_act_name: str | None
     deadline: Any
     auto_note: str
+    # To a person back at their seat: what the stand-in bot did meanwhile.
+    stood_in: str
     hand: tuple[HandCard, ...]
     hand_mode: str  # "play", "discard" (the dealer's pick-up), "keep" (five of ten) or "show"
     refused_text: str
@@ -838,6 +840,7 @@ def table_context(
     view: GameView | None,
     hand: Hand | None,
     user: Any = None,
+    state: Any = None,
 ) -> dict[str, Any]:
     """What the table partial renders for one viewer: the table, its game,
     its form targets, and `t`, the view model (a `TableView` during and
@@ -858,12 +861,17 @@ def table_context(
         ctx["seats"] = tuple(SeatRow(s.position, s.display_name, s) for s in seats)
         ctx["my_seat_taken"] = any(s.user_id == user_id for s in seats if user_id is not None)
         return ctx
-    ctx["t"] = table_view(game, table, view, hand, {s.position: s for s in seats})
+    ctx["t"] = table_view(game, table, view, hand, {s.position: s for s in seats}, state)
     return ctx
 
 
 def table_view(
-    game: Game, table: Table, view: GameView, hand: Hand | None, seats: dict[int, Any]
+    game: Game,
+    table: Table,
+    view: GameView,
+    hand: Hand | None,
+    seats: dict[int, Any],
+    state: Any = None,
 ) -> TableView:
     """One viewer's table during or after the game."""
     if game.status == Game.Status.FINISHED:
@@ -921,6 +929,7 @@ def table_view(
         to_act_name=names.get(view["to_act"]) if view["to_act"] is not None else None,
         deadline=game.deadline if not view["over"] else None,
         auto_note=_auto_note(hand, names),
+        stood_in=_stood_in(state, me, seats),
         hand=hand_cards,
         hand_mode=hand_mode,
         refused_text=refused_text,
@@ -950,6 +959,19 @@ def _stopped(view: GameView) -> GameView:
     stopped["over"], stopped["winner"], stopped["to_act"] = True, None, None
     stopped["legal_actions"], stopped["exchange"] = [], None
     return stopped
+
+
+def _stood_in(state: Any, me: int | None, seats: dict[int, Any]) -> str:
+    """To a person back at their seat (not away, not handed over): what the
+    stand-in bot did for them since their own last move."""
+    from .services import TIMEOUTS_BEFORE_HANDOVER
+
+    seat = seats.get(me) if me is not None else None
+    if state is None or seat is None or seat.user_id is None or seat.away:
+        return ""
+    if seat.timeouts_in_row >= TIMEOUTS_BEFORE_HANDOVER:
+        return ""
+    return narration.stood_in(state.hands, seat.position)
 
 
 def _auto_note(hand: Hand | None, names: dict[int, str]) -> str:

@@ -66,7 +66,7 @@ def render_table(
         if hand is None:
             hand = services.current_hand_row(game)
         view = engine.game_view(state, seat)
-    ctx = presenters.table_context(game, table, view, hand, user)
+    ctx = presenters.table_context(game, table, view, hand, user, state)
     ctx.update(message=message, rule=rule, hint=hint, oob=oob)
     return render_to_string("games/table.html#table", ctx)
 
