@@ -46,7 +46,9 @@ log = logging.getLogger(__name__)
 BUDGET_MS = 500  # thinking time of one hint (a worker's)
 CACHE_SECONDS = 3600
 BUSY_SECONDS = 30  # a player's hint on its way blocks their next one this long at most
-SEARCH = "hard-1"  # in the cache key: a new search (or its words' inputs) starts afresh
+# A top move best in fewer of the imagined deals than this is no recommendation: a close call.
+CLOSE_SHARE = 0.5
+SEARCH = "hard-2"  # in the cache key: a new search (or its words' inputs) starts afresh
 
 
 class TooMany(services.GameError):
@@ -124,13 +126,27 @@ def compute(view: engine.GameView | dict[str, Any]) -> dict[str, Any]:
     reasons (language-neutral: see `in_words`). The search: a worker's job."""
     digest = position_digest(view)
     rng = random.Random(int(digest[:16], 16))  # the same position, the same answer
-    best = bots.analyse(view, rng, BUDGET_MS)[0]
+    ranking = bots.analyse(view, rng, BUDGET_MS)
+    best = ranking[0]
+    legal = view["legal_actions"]
+    maker = view["maker"]
     return {
         "action": best["action"],
         "share": best["share"],
         "reasons": reasons(view, best["action"]),
         "dealer": view["dealer"] or 0,
         "up_suit": view["up_suit"],
+        # What the words need to say it as the table has it (see `in_words`):
+        "phase": view["phase"],
+        "maker_alone": maker is not None and maker in view["alone"],
+        "lone_march": view["rules"].get("lone_maker_march", 3),
+        "choices": len(legal),  # the moves the player has
+        "ranked": len(ranking),  # the ones the search told apart (equal cards count once)
+        "others": [{"action": r["action"], "share": r["share"]} for r in ranking[1:3]],
+        # Every card is as good as every other: the search had one move to try.
+        "equal": [a["card"] for a in legal if a["type"] == "play"]
+        if len(ranking) == 1 and len(legal) > 1
+        else [],
     }
 
 
@@ -178,38 +194,90 @@ def inbox_html(game_id: int, version: int, hint: dict[str, Any]) -> str:
 
 
 def in_words(hint: dict[str, Any]) -> dict[str, Any]:
-    """The hint in the active language: what to do, why, and how sure."""
+    """The hint in the active language: what to do, why, and how sure.
+
+    A move is recommended only when the search found it best in most of the
+    deals it imagined (CLOSE_SHARE); otherwise the hint says the moves are
+    close and how each did. Equal cards are named together, and a choice the
+    bot made without imagining deals claims no share. The hint's facts
+    (`compute`) say the moves as the table's buttons do (words.button_label),
+    at the phase they were asked in."""
+    action, phase = hint["action"], hint.get("phase")
+    dealer, up_suit = hint["dealer"], hint["up_suit"]
+    share = hint["share"]
+    percent = round(100 * share)
+    others = hint.get("others") or []
+    why = [_why(code, params, hint) for code, params in hint["reasons"]]
+    if len(hint.get("equal") or []) > 1:
+        return {
+            "version": hint["version"],
+            # Translators: a hint when the reader's cards are equal for this trick and the rest of the hand (no card still out ranks between them): play any of them. %(cards)s is a list of card names ("Jack of hearts, 10 of hearts").
+            "do": pgettext("hint", "Any of these does the same: %(cards)s.")
+            % {"cards": ", ".join(words.card_label(c) for c in hint["equal"])},
+            "why": why,
+            # Translators: a hint's note when the reader's cards are equal: no card that another player may hold ranks between them.
+            "sure": _(
+                "No card still out ranks between them, so whichever you play, the hand goes the same way."
+            ),
+        }
+    ranked, choices = hint.get("ranked"), hint.get("choices")
+    if ranked == 1 and choices is not None and choices > 1:
+        # Translators: a hint's note when the hard bot chose by its rules of thumb (this decision is not searched), so it cannot say how often the choice was best.
+        sure = _("The hard bot chose this by its rules of thumb, without imagining deals.")
+    elif choices == 1:
+        # Translators: a hint's note: the reader has one legal move only.
+        sure = _("It is the only move you have.")
+    elif others and share >= 0.995 and others[0]["share"] >= 0.995:
+        return {
+            "version": hint["version"],
+            # Translators: a hint when two moves did equally well in every deal the bot imagined: %(first)s and %(second)s are the moves, each a sentence ("Play the Jack of hearts.", "Choose “Pass”.").
+            "do": pgettext("hint", "Either does as well: %(first)s %(second)s")
+            % {
+                "first": _what(action, dealer, up_suit, phase),
+                "second": _what(others[0]["action"], dealer, up_suit, phase),
+            },
+            "why": [],
+            # Translators: a hint's note when two moves did equally well in every deal the bot imagined.
+            "sure": _("Both did equally well in every deal the bot imagined."),
+        }
+    elif share < CLOSE_SHARE and others:
+        lines = [
+            # Translators: one line of a close-call hint: %(move)s is a move as a sentence ("Play the Jack of hearts.", "Choose “Pass”."), %(percent)s the share of the deals the bot imagined in which it was the best choice.
+            _("%(move)s It was the best choice in %(percent)s%% of the deals the bot imagined.")
+            % {
+                "move": _what(r["action"], dealer, up_suit, phase),
+                "percent": round(100 * r["share"]),
+            }
+            for r in [{"action": action, "share": share}, *others]
+        ]
+        return {
+            "version": hint["version"],
+            # Translators: a hint when no move is clearly best: the hard bot found the moves close.
+            "do": pgettext("hint", "A close call: no move is clearly best."),
+            "why": lines
+            + [_facts(code, params) for code, params in hint["reasons"] if code in _HOLDING],
+            # Translators: a hint's note after a close call: the moves listed are about as good.
+            "sure": _("The moves above are about as good as each other: choose either."),
+        }
+    else:
+        # Translators: how sure the hint is: the hard bot imagines many deals of the cards the reader cannot see and finds the best choice in each; %(percent)s is the share in which this choice was best.
+        sure = _("It was the best choice in %(percent)s%% of the deals the bot imagined.") % {
+            "percent": percent
+        }
     return {
         "version": hint["version"],
-        "do": _what(hint["action"], hint["dealer"], hint["up_suit"]),
-        "why": [_why(code, params) for code, params in hint["reasons"]],
-        # Translators: how sure the hint is: the hard bot imagines many deals of the cards the reader cannot see and finds the best choice in each; %(percent)s is the share in which this choice was best.
-        "sure": _("It was the best choice in %(percent)s%% of the deals the bot imagined.")
-        % {"percent": round(100 * hint["share"])},
+        "do": _what(action, dealer, up_suit, phase),
+        "why": why,
+        "sure": sure,
     }
 
 
-def _what(action: dict[str, Any], dealer: int, up_suit: str | None) -> str:
+def _what(action: dict[str, Any], dealer: int, up_suit: str | None, phase: str | None) -> str:
+    """The move as a sentence, a button named by its label on the table."""
     kind = action["type"]
     if kind == "play":
         # Translators: a hint: play the card %(card)s ("Queen of hearts").
         return pgettext("hint", "Play the %(card)s.") % {"card": words.card_label(action["card"])}
-    if kind == "order":
-        # Translators: a hint in the first round of bidding: %(call)s is the call ("Order it up", "Assist" or "Accept"); %(suit)s ("hearts") becomes trump.
-        return pgettext("hint", "“%(call)s”: make %(suit)s trump.") % {
-            "call": words.call_label(words.call_of(dealer, action["seat"])),
-            "suit": words.suit_name(up_suit) if up_suit else "",
-        }
-    if kind == "name":
-        # Translators: a hint in the second round of bidding: choose %(suit)s ("hearts") as trump.
-        return pgettext("hint", "Name %(suit)s as trump.") % {
-            "suit": words.suit_name(action["suit"])
-        }
-    if kind == "joker_suit":
-        # Translators: a hint to the dealer when the Joker was turned up: say it stands for %(suit)s ("hearts").
-        return pgettext("hint", "Name %(suit)s for the Joker.") % {
-            "suit": words.suit_name(action["suit"])
-        }
     if kind == "pickup":
         # Translators: a hint to the dealer: take the up card and put down %(card)s ("Queen of hearts").
         return pgettext("hint", "Pick up the up card and discard the %(card)s.") % {
@@ -220,14 +288,9 @@ def _what(action: dict[str, Any], dealer: int, up_suit: str | None) -> str:
         return pgettext("hint", "Keep: %(cards)s.") % {
             "cards": ", ".join(words.card_label(c) for c in action["keep"])
         }
-    labels = {
-        "pass": words.PASS,
-        "leave": words.LEAVE_THE_UP_CARD,
-        "dummy": words.USE_THE_DUMMY,
-        "alone": words.GO_ALONE,
-    }
-    # Translators: a hint that names one of the table's buttons, %(button)s ("Pass", "Use the dummy").
-    return pgettext("hint", "Choose “%(button)s”.") % {"button": labels.get(kind, kind)}
+    label = words.button_label(action, phase, dealer, up_suit) or kind
+    # Translators: a hint that names one of the table's buttons by its label, %(button)s ("Pass", "Use the dummy", "Don't defend alone", "Order it up (hearts trump)").
+    return pgettext("hint", "Choose “%(button)s”.") % {"button": label}
 
 
 def _holding(p: dict[str, Any]) -> str:
@@ -263,20 +326,39 @@ def _top_name(code: str, trump: str) -> str:
     return _("the left bower")
 
 
-def _why(code: str, p: dict[str, Any]) -> str:
+# The reasons that state what the hand holds (a close call keeps only these facts).
+_HOLDING = ("make", "keep", "joker_suit", "alone_maker", "pass_weak")
+
+
+def _facts(code: str, p: dict[str, Any]) -> str:
+    return _holding(p) if code in _HOLDING else ""
+
+
+def _alone_pays(lone_march: int) -> str:
+    """What going alone scores at this table (RULES.md, the table option
+    lone_maker_march): only a march alone may score more, and only at 4."""
+    if lone_march > 3:
+        # Translators: a hint's reason for the maker to play alone (without the dummy): at this table taking all five tricks alone scores %(n)s points, a march with the dummy 3.
+        return _(
+            "Alone, these five can take every trick by themselves: all five tricks alone score %(n)s points, with the dummy 3."
+        ) % {"n": lone_march}
+    # Translators: a hint's reason for the maker to play alone (without the dummy): at this table taking all five tricks scores 3 points whether the maker went alone or took the dummy.
+    return _(
+        "Alone, these five can take every trick by themselves. At this table all five tricks score 3 points, alone or with the dummy."
+    )
+
+
+def _why(code: str, p: dict[str, Any], hint: dict[str, Any] | None = None) -> str:
+    hint = hint or {}
     card = words.card_label(p["card"]) if "card" in p else ""
     suit_code = p.get("suit") or p.get("led")
     suit = words.suit_name(suit_code) if suit_code else ""
+    maker_alone = hint.get("maker_alone")
     texts = {
         "make": lambda: _holding(p),
         "keep": lambda: _holding(p),
         "joker_suit": lambda: _holding(p),
-        "alone_maker": lambda: (
-            _holding(p)
-            + " "
-            # Translators: a hint's reason for the maker to play alone (without the dummy).
-            + _("Alone, these five can take the tricks by themselves, and a lone hand scores more.")
-        ),
+        "alone_maker": lambda: _holding(p) + " " + _alone_pays(int(hint.get("lone_march", 3))),
         "pass_weak": lambda: (
             _holding(p)
             + " "
@@ -294,12 +376,20 @@ def _why(code: str, p: dict[str, Any]) -> str:
         "discard_low": lambda: _("The %(card)s is your least useful card.") % {"card": card},
         # Translators: a hint's reason for the dealer to leave the up card %(card)s.
         "leave": lambda: _("The %(card)s would not help your hand enough.") % {"card": card},
-        # Translators: a hint's reason for a defender to play alone against a lone maker.
+        # Translators: a hint's reason for a defender to defend alone (the other defender sits the hand out): what it scores (RULES.md: each defender 4 when the defenders take all five tricks, else 2 as usual).
         "alone_defender": lambda: _(
-            "Your hand is strong enough to stop the maker by yourself, for more points."
+            "Your hand may stop the maker by yourself. Defending alone scores more only if you take all five tricks: 4 points each instead of 2."
         ),
-        # Translators: a hint's reason for a defender not to play alone.
-        "defend_together": lambda: _("Two defenders stop a lone maker more often than one."),
+        "defend_together": lambda: (
+            # Translators: a hint's reason for a defender not to defend alone, when the maker plays alone (without the dummy).
+            _("Two defenders stop the maker, who plays alone, more often than one.")
+            if maker_alone
+            # Translators: a hint's reason for a defender not to defend alone, when the maker took the dummy (a fourth hand of five cards).
+            else _("Two defenders stop the maker, who took the dummy, more often than one.")
+            if maker_alone is not None
+            # Translators: a hint's reason for a defender not to defend alone.
+            else _("Two defenders stop the maker more often than one.")
+        ),
         # Translators: a hint's reason for the maker to take the dummy (a fourth hand of five cards).
         "dummy": lambda: _(
             "Choosing five of ten cards makes a stronger hand than these five alone."
@@ -322,10 +412,10 @@ def _why(code: str, p: dict[str, Any]) -> str:
         ),
         # Translators: a hint's reason: %(card)s is winning the trick so far.
         "win": lambda: _("The %(card)s takes the trick as it stands.") % {"card": card},
-        # Translators: a hint's reason: the reader cannot beat %(best)s, the card winning the trick, so plays a cheap card %(card)s.
+        # Translators: a hint's reason: none of the reader's cards can beat %(best)s, the card winning the trick, so the trick is lost whichever card the reader plays.
         "cannot_win": lambda: (
-            _("You cannot beat the %(best)s: play the %(card)s and keep your better cards.")
-            % {"best": words.card_label(p["best"]), "card": card}
+            _("You cannot beat the %(best)s: this trick is lost whichever card you play.")
+            % {"best": words.card_label(p["best"])}
         ),
         # Translators: a hint's reason: the reader could beat %(best)s but plays the low %(card)s and keeps the stronger cards for later tricks.
         "duck": lambda: (

@@ -509,43 +509,18 @@ def _call(view: GameView, seat: int | None) -> str:
 
 
 def _buttons(view: GameView) -> tuple[Button, ...]:
-    """Labels for the non-card legal actions, named for the seat's position."""
+    """Labels for the non-card legal actions, named for the seat's position
+    (words.button_label: the hints name the moves the same way)."""
     out = []
     phase = view["phase"]
+    styles = {"pass": "secondary", "leave": "secondary", "alone": "danger"}
     for a in view["legal_actions"]:
         t = a["type"]
-        if t == "pass":
-            declined = words.DONT_DEFEND_ALONE if phase == "defender_alone" else words.PASS
-            out.append(_button(str(declined), a, "secondary"))
-        elif t == "order":
-            call = _call(view, a["seat"])
-            up = view["up_suit"]
-            # Translators: a button of the first round of bidding: %(call)s is the seat's call ("Order it up", "Assist" or "Accept"), %(suit)s the up card's suit ("hearts"), which becomes trump.
-            label = pgettext("bidding button", "%(call)s (%(suit)s trump)") % {
-                "call": words.call_label(call),
-                "suit": words.suit_name(up) if up else "",
-            }
-            out.append(_button(label, a))
-        elif t == "name":
-            # Translators: a button of the second round of bidding: make this suit trump. %(suit)s is a suit ("hearts"), %(symbol)s its sign (♥).
-            label = pgettext("bidding button", "Name %(suit)s %(symbol)s") % {
-                "suit": words.suit_name(a["suit"]),
-                "symbol": SUIT_SYMBOLS[a["suit"]],
-            }
-            out.append(_button(label, a))
-        elif t == "joker_suit":
-            # Translators: a button of the dealer when the Joker was turned up: it stands for this suit in the first round. %(suit)s is a suit ("hearts").
-            label = pgettext("bidding button", "The Joker stands for %(suit)s") % {
-                "suit": words.suit_name(a["suit"])
-            }
-            out.append(_button(label, a))
-        elif t == "leave":
-            out.append(_button(str(words.LEAVE_THE_UP_CARD), a, "secondary"))
-        elif t == "dummy" and phase == "maker_choice":
-            out.append(_button(str(words.USE_THE_DUMMY), a))
-        elif t == "alone":
-            alone = words.DEFEND_ALONE if phase == "defender_alone" else words.GO_ALONE
-            out.append(_button(str(alone), a, "danger"))
+        if t == "dummy" and phase != "maker_choice":
+            continue  # the keep-five: chosen by clicking cards
+        label = words.button_label(a, phase, view["dealer"] or 0, view["up_suit"])
+        if label:
+            out.append(_button(label, a, styles.get(t, "")))
     return tuple(out)
 
 

@@ -208,6 +208,44 @@ USE_THE_DUMMY = pgettext_lazy("maker's choice", "Use the dummy")
 # Translators: a button: the dealer leaves the up card (the card turned face up after the deal) on the table instead of picking it up.
 LEAVE_THE_UP_CARD = pgettext_lazy("dealer's choice", "Leave the up card")
 
+
+def button_label(
+    action: dict[str, Any], phase: str | None, dealer: int, up_suit: str | None
+) -> str:
+    """The label of the table's button for a non-card `action` (a legal
+    action of `phase`, the hand's dealer `dealer`, the up card's suit
+    `up_suit`): the one wording of each button, shared by the table
+    (games.presenters) and the hints, so a hint names the move as its
+    button does. "" for a card or the keep-five (no button of this kind)."""
+    kind = action["type"]
+    if kind == "pass":
+        return str(DONT_DEFEND_ALONE if phase == "defender_alone" else PASS)
+    if kind == "order":
+        # Translators: a button of the first round of bidding: %(call)s is the seat's call ("Order it up", "Assist" or "Accept"), %(suit)s the up card's suit ("hearts"), which becomes trump.
+        return pgettext("bidding button", "%(call)s (%(suit)s trump)") % {
+            "call": call_label(call_of(dealer, action["seat"])),
+            "suit": suit_name(up_suit) if up_suit else "",
+        }
+    if kind == "name":
+        # Translators: a button of the second round of bidding: make this suit trump. %(suit)s is a suit ("hearts"), %(symbol)s its sign (♥).
+        return pgettext("bidding button", "Name %(suit)s %(symbol)s") % {
+            "suit": suit_name(action["suit"]),
+            "symbol": SUIT_SYMBOLS[action["suit"]],
+        }
+    if kind == "joker_suit":
+        # Translators: a button of the dealer when the Joker was turned up: it stands for this suit in the first round. %(suit)s is a suit ("hearts").
+        return pgettext("bidding button", "The Joker stands for %(suit)s") % {
+            "suit": suit_name(action["suit"])
+        }
+    if kind == "leave":
+        return str(LEAVE_THE_UP_CARD)
+    if kind == "dummy" and "keep" not in action:
+        return str(USE_THE_DUMMY)
+    if kind == "alone":
+        return str(DEFEND_ALONE if phase == "defender_alone" else GO_ALONE)
+    return ""
+
+
 # --------------------------------------------------------------------------- results
 
 # Translators: said of a maker who took fewer than three tricks: the defenders score. Use the Euchre word ("euchred") of your language.
@@ -262,18 +300,48 @@ def bot_name(level: str, n: int) -> str:
     }
 
 
+class SeatName(str):
+    """A seat's name as the table shows it now ("walker (bot playing)"),
+    which also knows whose seat it is (`person`: the user name, None for a
+    bot's or an empty seat): a hand's replay names each move's actor as it
+    was at that move (stats.replay), not as the seat is now."""
+
+    person: str | None = None
+
+    def __new__(cls, text: str, person: str | None = None) -> SeatName:
+        name = super().__new__(cls, text)
+        name.person = person
+        return name
+
+    def __reduce__(self) -> tuple[Any, ...]:  # cached and pickled with its person
+        return (SeatName, (str(self), self.person))
+
+
 def seat_name(username: str | None, bot_level: str, position: int) -> str:
     """A seat as the table names it: the player's name (with a note while a
     bot plays for them), a bot's name, or "Empty seat"."""
     if username is not None:
         if bot_level:
             # Translators: a player's name while a bot plays their seat for them (they let it, or their time ran out).
-            return _("%(name)s (bot playing)") % {"name": username}
-        return username
+            return SeatName(_("%(name)s (bot playing)") % {"name": username}, username)
+        return SeatName(username, username)
     if bot_level:
         return bot_name(bot_level, position + 1)
     # Translators: a seat at the table that nobody has taken yet.
     return _("Empty seat")
+
+
+def person_of(name: str) -> str:
+    """The person's own name behind a seat's name (`SeatName.person`), else
+    the name as it is (a bot's, an imported game's "Seat 1")."""
+    return getattr(name, "person", None) or str(name)
+
+
+def bots_move_for(name: str) -> str:
+    """Who made a move a bot made for a person, `name` being that person's
+    name: "walker's bot" (their autopilot, or a stand-in while they were away)."""
+    # Translators: who made a move in a hand's replay when a bot played it for the player %(name)s (the player turned on autopilot, was away or ran out of time), as in "walker's bot plays the Jack of diamonds".
+    return _("%(name)s's bot") % {"name": name}
 
 
 def relative_seat(seat: int, viewer: int | None) -> str:

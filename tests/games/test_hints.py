@@ -82,7 +82,7 @@ def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
     assert params["top"] == ["JH", "JD"] and params["aces"] == ["AS"]
     words = hints.in_words({"version": 1, "action": {"seat": 1, "type": "order"},
                             "share": 1.0, "reasons": [(code, params)], "dealer": 0, "up_suit": "H"})  # fmt: skip
-    assert words["do"] == "“Order it up”: make hearts trump."
+    assert words["do"] == "Choose “Order it up (hearts trump)”."  # the button's own label
     assert words["why"][0].startswith(
         "With hearts as trump your hand holds 3 trumps. "
         "Your best cards: the right bower, the left bower, Ace of spades."
