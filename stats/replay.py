@@ -1,6 +1,10 @@
 """The replay viewer: one finished hand, step by step, with every card face
 up (docs/rules.md: once a hand is over the whole deal may be shown to its players).
 
+Each move is said with its actor as it was at that move (the record marks a
+bot's moves for a person): the person's name, or "walker's bot"; never the
+seat's state now ("walker (bot playing)").
+
 Only ever called for finished hands; the callers check that."""
 
 from __future__ import annotations
@@ -31,6 +35,24 @@ TAGS = {
 }
 
 
+# How a hand record marks a move a bot made for a person (games.services.game_act):
+# their autopilot or a stand-in ("by"), or the medium bot when their time ran out ("auto").
+BOT_MADE = ("autopilot", "stand-in")
+
+
+def _by_bot(action: dict[str, Any]) -> bool:
+    return bool(action.get("auto")) or action.get("by") in BOT_MADE
+
+
+def _actor_names(action: dict[str, Any], people: dict[int, str]) -> dict[int, str]:
+    """The seats' names for saying `action`: its seat named as it was at that
+    move, the person for their own move, "walker's bot" for a bot's move for them."""
+    seat = action["seat"]
+    if not _by_bot(action):
+        return people
+    return {**people, seat: words.bots_move_for(people[seat])}
+
+
 def step_context(
     record: dict[str, Any],
     step: int,
@@ -45,6 +67,9 @@ def step_context(
     step = max(0, min(step, total))
     state = engine.hand_from_record({**record, "actions": actions[:step]})
     dealer = record["dealer"]
+    # The players by their own names: `names` says how the seats are now
+    # ("walker (bot playing)"), which is not who made this hand's moves.
+    names = {s: words.person_of(n) for s, n in names.items()}
     views = [engine.view(state, s) for s in range(3)]
     pub = engine.view(state, None)
     if final is None:
@@ -88,8 +113,15 @@ def step_context(
             "cards": [{"player": names[s], "card": card(c)} for s, c in last_trick["cards"]],
         },
         # Translators: the first step of a hand's replay, before anyone acted: the cards have been dealt.
-        "just_done": describe(actions[step - 1], names, dealer) if step else _("The deal."),
-        "steps": [{"n": i + 1, "text": describe(a, names, dealer)} for i, a in enumerate(actions)],
+        "just_done": (
+            describe(actions[step - 1], _actor_names(actions[step - 1], names), dealer)
+            if step
+            else _("The deal.")
+        ),
+        "steps": [
+            {"n": i + 1, "text": describe(a, _actor_names(a, names), dealer)}
+            for i, a in enumerate(actions)
+        ],
         "result": final if step == total else None,
         "discards": [[card(c) for c in per] for per in (views[0]["deal"] or {}).get("discards", [])]
         if step == total
