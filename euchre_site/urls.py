@@ -27,4 +27,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+# Error pages in the site's layout and the reader's language, also under DEBUG=0
+# (euchre_site/views.py). allauth's rate limits answer with handler429, and a
+# django-ratelimit Ratelimited (a PermissionDenied) gets a 429 from handler403.
+handler400 = "euchre_site.views.bad_request"
+handler403 = "euchre_site.views.permission_denied"
+handler404 = "euchre_site.views.page_not_found"
+handler429 = "euchre_site.views.too_many_requests"
 handler500 = "euchre_site.views.server_error"
