@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -154,17 +155,24 @@ def table_page(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-@login_required
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """An invitation link: lets this user see (and join) the private table,
-    until its game has ended or its owner revokes the link."""
-    table = get_object_or_404(Table, invite_token=token[:64])
+    until its game has ended or its owner revokes the link. A closed link
+    answers 410 with a page that says so, before any log-in: a link no table
+    has (revoked, replaced at a rematch, the table gone) as well. An open one
+    asks a visitor to log in (or sign up) first, then comes back here (the
+    session, which keeps the invitation, outlives the log-in)."""
+    table = Table.objects.filter(invite_token=token[:64]).first()
+    if table is None:
+        return render(request, "games/invitation_closed.html", {"reason": "revoked"}, status=410)
     try:
         access.admit_invited(table, request.session)
     except access.InvitationClosed:
         if access.may_view(request.user, table, request.session):
             return redirect(table)  # already in: the link changes nothing
-        return render(request, "games/invitation_closed.html", status=410)
+        return render(request, "games/invitation_closed.html", {"reason": "ended"}, status=410)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     return redirect(table)
 
 

@@ -100,27 +100,44 @@ def friends(request: HttpRequest) -> HttpResponse:
 
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation's page: what, where, who; accept or decline in one click.
-    Someone not signed in goes through sign-up (or log-in) and comes back."""
-    inv = get_object_or_404(
-        Invitation.objects.select_related("table", "inviter", "invitee"), token=token[:64]
+    Someone not signed in goes through sign-up (or log-in) and comes back; but
+    an invitation no longer open (cancelled, expired, answered, or gone) says
+    so first, to anyone, with its own page (410)."""
+    inv = (
+        Invitation.objects.select_related("table", "inviter", "invitee")
+        .filter(token=token[:64])
+        .first()
     )
+    if inv is None:
+        return _invitation_closed(request, "gone")
+    if request.user.is_authenticated:
+        user: Any = request.user
+        if inv.invitee_id not in (None, user.pk) or (
+            inv.invitee_id is not None and selectors.has_blocked(user.pk, inv.inviter_id)
+        ):
+            return _refused(request, _("This invitation is not for you."), 404)
+        if inv.status == Invitation.Status.ACCEPTED and inv.invitee_id == user.pk:
+            return redirect(inv.table)
+    if not inv.is_live():
+        return _invitation_closed(request, _closed_reason(inv))
     if not request.user.is_authenticated:
         request.session[selectors.SIGNUP_INVITATION_KEY] = inv.token
         return redirect(f"{reverse('account_signup')}?next={inv.get_absolute_url()}")
-    user: Any = request.user
-    if inv.invitee_id not in (None, user.pk) or (
-        inv.invitee_id is not None and selectors.has_blocked(user.pk, inv.inviter_id)
-    ):
-        return _refused(request, _("This invitation is not for you."), 404)
-    if inv.status == Invitation.Status.ACCEPTED and inv.invitee_id == user.pk:
-        return redirect(inv.table)
     seats = list(inv.table.seats.select_related("user"))
-    return render(
-        request,
-        "social/invitation.html",
-        {"inv": inv, "live": inv.is_live(), "seats": seats},
-        status=200 if inv.is_live() else 410,
-    )
+    return render(request, "social/invitation.html", {"inv": inv, "live": True, "seats": seats})
+
+
+def _closed_reason(inv: Invitation) -> str:
+    """Why an invitation no longer holds a seat, as games/invitation_closed.html names it."""
+    if inv.status == Invitation.Status.CANCELLED:
+        return "cancelled"
+    if inv.status in (Invitation.Status.ACCEPTED, Invitation.Status.DECLINED):
+        return "answered"
+    return "expired"  # marked so, or its seven days are over before the sweeper came
+
+
+def _invitation_closed(request: HttpRequest, reason: str) -> HttpResponse:
+    return render(request, "games/invitation_closed.html", {"reason": reason}, status=410)
 
 
 # --------------------------------------------------------------------------- friends
