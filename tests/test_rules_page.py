@@ -125,7 +125,8 @@ def test_every_section_once_in_order_with_the_contents_linking_to_each() -> None
     for anchor in [*SECTIONS, *SUBSECTIONS]:
         assert html.count(f'id="{anchor}"') == 1, anchor
     elements = Elements(article(html))
-    assert [e["attrs"]["id"] for e in elements.all("h2")] == ["contents", *SECTIONS]
+    # The one-minute summary comes first (tests/test_rules_summary.py), then the contents.
+    assert [e["attrs"]["id"] for e in elements.all("h2")] == ["summary", "contents", *SECTIONS]
     assert [e["attrs"]["id"] for e in elements.all("h3")] == list(SUBSECTIONS)
     (h3,) = elements.all("h3")
     assert [p["attrs"].get("aria-labelledby") for p in h3["parents"]][-1] == "play"
@@ -151,7 +152,12 @@ def test_headings_descend_one_level_at_a_time() -> None:
 
 def test_every_card_picture_is_named() -> None:
     elements = Elements(article(page()))
-    cards = [e for e in elements.found if "card" in e["attrs"].get("class", "").split()]
+    (picture,) = elements.all("figure")  # the table's picture: said by its text alternative
+    cards = [
+        e
+        for e in elements.found
+        if "card" in e["attrs"].get("class", "").split() and picture not in e["parents"]
+    ]
     shown = [code for row in rules.CARD_ROWS.values() for code in row]
     assert [c["attrs"]["data-card"] for c in cards] == shown
     for card in cards:
@@ -208,7 +214,9 @@ def test_the_defaults_the_page_states_are_the_sites() -> None:
     assert (form.fields["deck"].initial, form.fields["target"].initial) == ("24", 10)
     assert (form.fields["mode"].initial, form.fields["visibility"].initial) == ("live", "public")
     assert form.fields["move_seconds"].initial == 86400
-    assert [form.fields[seat].initial for seat in ("seat_2", "seat_3")] == [None, None]
+    # Issue 22: an empty seat is a medium bot by default (the page's "Bots"
+    # paragraph still says "open for people": templates/rules.html to follow).
+    assert [form.fields[seat].initial for seat in ("seat_2", "seat_3")] == ["medium", "medium"]
     text = " ".join(words(page()))
     for _, label in MOVE_TIMES:
         assert str(label) in text
