@@ -18,6 +18,8 @@ from games import engine, words
 from games.narration import describe
 from games.presenters import face as card
 
+from .facts import bot_made
+
 # The replay's tags by a player's name and by the dummy (lower case).
 TAGS = {
     # Translators: a tag by a player's name in a hand's replay (lower case): the player who dealt this hand.
@@ -35,20 +37,11 @@ TAGS = {
 }
 
 
-# How a hand record marks a move a bot made for a person (games.services.game_act):
-# their autopilot or a stand-in ("by"), or the medium bot when their time ran out ("auto").
-BOT_MADE = ("autopilot", "stand-in")
-
-
-def _by_bot(action: dict[str, Any]) -> bool:
-    return bool(action.get("auto")) or action.get("by") in BOT_MADE
-
-
 def _actor_names(action: dict[str, Any], people: dict[int, str]) -> dict[int, str]:
     """The seats' names for saying `action`: its seat named as it was at that
     move, the person for their own move, "walker's bot" for a bot's move for them."""
     seat = action["seat"]
-    if not _by_bot(action):
+    if not bot_made(action):
         return people
     return {**people, seat: words.bots_move_for(people[seat])}
 

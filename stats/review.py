@@ -1,5 +1,12 @@
 """Hard-bot review of a finished hand: at each of one person's decisions,
-what the hard bot would have done and how often its search preferred it.
+what the hard bot would have done and in how many of the deals it imagined
+each move was the best one.
+
+Only the person's own moves are theirs to review: a move a bot made for them
+(autopilot, a stand-in, their time running out) is left out. A share is kept
+only where the search compared moves: where it had one move to try (the cards
+were equal, or it chose by rules of thumb) the share is None, and two equal
+cards count as the same move.
 
 Runs only on finished hands and only over the requesting person's own seat
 (the views it asks about are that seat's, as the person saw them)."""
@@ -13,8 +20,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games import access, bots, engine
+from games.bots import hard
+from games.bots.common import Knowledge
+from games.engine.cards import CARD_INDEX
 from games.models import Hand
 
+from .facts import bot_made
 from .models import Review
 
 BUDGET_MS = 120
@@ -37,12 +48,22 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(a.get(k) == b.get(k) for k in keys)
 
 
+def _equal_cards(view: Any, a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two card plays that are the same card for this seat (no card still out
+    ranks between them): the search tries only one of them."""
+    if a.get("type") != "play" or b.get("type") != "play":
+        return False
+    k = Knowledge.from_view(view)
+    return hard._same_run(k, CARD_INDEX[a["card"]], CARD_INDEX[b["card"]])
+
+
 def decisions_of(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str, Any], Any]]:
-    """(index, action, state before it) of each real choice the seat made."""
+    """(index, action, state before it) of each real choice the seat's person
+    made (not those a bot made for them)."""
     state = engine.hand_from_record({**record, "actions": []})
     out = []
     for i, a in enumerate(record["actions"]):
-        if a["seat"] == seat:
+        if a["seat"] == seat and not bot_made(a):
             v = engine.view(state, seat)
             if len(v["legal_actions"]) > 1:
                 out.append((i, a, state))
@@ -146,15 +167,17 @@ def run(*, review_id: int) -> str:
         ranking = bots.analyse(view, rng, BUDGET_MS)
         best = ranking[0]["action"] if ranking else None
         mine = next((r for r in ranking if _same(r["action"], action)), None)
-        agree = best is not None and _same(best, action)
+        mine = mine or next((r for r in ranking if _equal_cards(view, r["action"], action)), None)
+        agree = best is not None and (_same(best, action) or _equal_cards(view, best, action))
         agreed += agree
+        compared = len(ranking) > 1  # else no share means anything
         out.append(
             {
                 "index": index,
                 "action": action,
                 "best": best,
-                "best_share": round(ranking[0]["share"], 2) if ranking else None,
-                "my_share": round(mine["share"], 2) if mine else 0.0,
+                "best_share": round(ranking[0]["share"], 2) if compared else None,
+                "my_share": (round(mine["share"], 2) if mine else 0.0) if compared else None,
                 "agree": agree,
                 "ranking": [
                     {"action": r["action"], "share": round(r["share"], 2), "score": r["score"]}
