@@ -10,8 +10,12 @@ from urllib.parse import quote, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from . import guests
 
 
 def site_url(location: str) -> str:
@@ -26,6 +30,24 @@ def site_url(location: str) -> str:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def new_user(self, request: HttpRequest) -> Any:
+        """A guest who signs up becomes that player: the sign-up fills in the
+        guest's own row, so their games stay theirs (accounts.guests)."""
+        user = getattr(request, "user", None)
+        if guests.is_guest(user):
+            return user
+        return super().new_user(request)
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        user.is_guest = False
+        return super().save_user(request, user, form, commit=commit)
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        if guests.GUEST_NAME.fullmatch(username.strip()):
+            # Translators: sign-up refuses a user name like "Guest-4821": such names are the site's for visitors playing without an account.
+            raise ValidationError(_("Names like Guest-4821 are kept for guests: choose another."))
+        return super().clean_username(username, shallow=shallow)
+
     def get_reset_password_from_key_url(self, key: str) -> str:
         path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
         return site_url(path.replace("UID-KEY", quote(key)))

@@ -22,6 +22,9 @@ class User(AbstractUser):
     four_colour_deck = models.BooleanField(default=False)
     # When the player holds one card they may play, the site plays it for them.
     play_only_card = models.BooleanField(default=False)
+    # A visitor who pressed "Play now": a real player bound to their browser's
+    # session, without e-mail or password, until they sign up (accounts.guests).
+    is_guest = models.BooleanField(default=False)
 
     def on_vacation(self, now: datetime.datetime | None = None) -> bool:
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())

@@ -1,13 +1,22 @@
+from typing import Any
+
+from allauth.account import mixins as allauth_mixins
+from allauth.account import views as allauth_views
+from allauth.decorators import rate_limit
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from . import guests
 from .forms import TablePreferencesForm
 from .languages import supported
 from .models import VACATION_DAYS_PER_YEAR
@@ -58,3 +67,23 @@ def set_language(request: HttpRequest) -> HttpResponse:
         user.language = code  # type: ignore[union-attr]
         user.save(update_fields=["language"])
     return response
+
+
+class SignupView(allauth_views.SignupView):
+    """allauth's sign-up, open to a guest too (allauth sends a signed-in
+    visitor away): a guest signs up as themselves and keeps their games
+    (accounts.adapter.AccountAdapter.new_user fills in the guest's row)."""
+
+    @method_decorator(rate_limit(action="signup"))
+    @method_decorator(sensitive_post_parameters())
+    @method_decorator(never_cache)
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if guests.is_guest(request.user):
+            # Past RedirectAuthenticatedUserMixin: straight to the form.
+            return super(allauth_mixins.RedirectAuthenticatedUserMixin, self).dispatch(
+                request, *args, **kwargs
+            )
+        return super().dispatch(request, *args, **kwargs)
+
+
+signup = SignupView.as_view()

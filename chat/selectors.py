@@ -21,8 +21,12 @@ def spectators_may_chat(table_id: int) -> bool:
 
 
 def has_chat(table: Table) -> bool:
-    """Every table has a chat but a daily deal's (one player against two bots)."""
-    return not table.is_daily
+    """Every table has a chat but a daily deal's (one player against two
+    bots) and a guest's (a visitor who plays bots without an account: the
+    owner is a guest only at their own table, with bots alone)."""
+    return (
+        not table.is_daily and not Table.objects.filter(pk=table.pk, owner__is_guest=True).exists()
+    )
 
 
 def hidden_from(sender_id: int) -> list[int]:

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_ratelimit.core import is_ratelimited
 
+from accounts import guests
 from euchre_site import push
 from euchre_site.refusal import Refusal
 from games import access, presence
@@ -84,6 +85,8 @@ def message_send_limited(*, request: Any, table: Table, text: str, phrase: str) 
 def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -> Message:
     """Send a quick phrase (its code) or a free text to the table's chat."""
     phrase, text = phrase or "", text or ""
+    if guests.is_guest(user):
+        raise ChatError(guests.refusal(), 403)
     if not selectors.has_chat(table):
         # Translators: a chat message was sent at a daily deal's table (one player and two bots).
         raise ChatError(_("There is no chat at a daily deal's table."), 403)

@@ -26,6 +26,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from games import engine
 from games import services as games
 from games.engine import Rules
@@ -53,6 +54,10 @@ class AlreadyPlayed(DailyError):
 
 class NotPlaying(DailyError):
     status = 409
+
+
+class GuestRefused(DailyError):
+    status = 403
 
 
 def today(now: datetime.datetime | None = None) -> datetime.date:
@@ -103,6 +108,8 @@ def attempt_start(*, user: Any, now: datetime.datetime | None = None) -> Entry:
     """Start the player's attempt at today's deal, or give back the one under
     way (it is resumed at the same table). A second attempt after the first
     ended is refused (AlreadyPlayed) and changes nothing."""
+    if guests.is_guest(user):
+        raise GuestRefused(guests.refusal())
     day = today(now)
     entries_close_past(day=day, user=user)
     deal = deal_for_day(day=day)

@@ -14,6 +14,8 @@ urlpatterns = [
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     # The scripts' texts (djangojs catalogs) in the page's language: base.html loads it first.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Before allauth's: the same sign-up, open to a guest (accounts.guests).
+    path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     # Before games.urls: its placeholder "notifications/" page is replaced by this app.

@@ -53,7 +53,11 @@ def search(q: str, viewer_id: int, limit: int) -> list[Any]:
     """Active players whose name starts with `q` (any case), then those that
     contain it; players who blocked the viewer are not found."""
     blockers = Block.objects.filter(blocked_id=viewer_id).values_list("blocker_id", flat=True)
-    base = User.objects.filter(is_active=True).exclude(pk__in=blockers).order_by("username")
+    base = (
+        User.objects.filter(is_active=True, is_guest=False)
+        .exclude(pk__in=blockers)
+        .order_by("username")
+    )
     first = list(base.filter(username__istartswith=q)[:limit])
     if len(first) < limit:
         seen = [u.pk for u in first]

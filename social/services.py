@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import guests
 from euchre_site.refusal import Refusal
 from games import realtime as game_realtime
 from games import services as game_services
@@ -40,11 +41,18 @@ def player_named(name: str) -> Any:
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME or "\x00" in name:
         raise SocialError(_("Type a player's user name."))
-    user = User.objects.filter(username__iexact=name, is_active=True).first()
+    # Guests (accounts.guests) are nobody's friends or invitees: not found.
+    user = User.objects.filter(username__iexact=name, is_active=True, is_guest=False).first()
     if user is None:
         # Translators: %(name)s is what the reader typed as a player's user name.
         raise SocialError(_("There is no player called %(name)s.") % {"name": name}, 404)
     return user
+
+
+def _not_guest(*users: Any) -> None:
+    """Guests have no friends, invitations or blocks: they sign up first."""
+    if any(guests.is_guest(u) for u in users):
+        raise SocialError(guests.refusal(), 403)
 
 
 def _not_self(user: Any, other: Any) -> None:
@@ -64,6 +72,7 @@ def _tell(user: Any, kind: str, url: str, params: dict[str, Any]) -> None:
 def friend_request_send(*, sender: Any, recipient: Any) -> FriendRequest:
     """Ask to be friends; a request the other way already waiting is accepted instead."""
     _not_self(sender, recipient)
+    _not_guest(sender, recipient)
     if selectors.has_blocked(sender.pk, recipient.pk):
         raise SocialError(
             _("You blocked %(name)s: unblock them first.") % {"name": recipient.username}, 409
@@ -225,6 +234,7 @@ def seat_taken(*, table: Table, user: Any) -> None:
 def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> Invitation:
     """Hold seat `position` of `table` for the player called `name`, or for
     whoever follows the link sent to `name` when it is an e-mail address."""
+    _not_guest(inviter)
     name = (name or "").strip()
     email = ""
     invitee = None
@@ -316,6 +326,7 @@ def _live_invitation_for(token: str, user: Any) -> Invitation:
 
 def invitation_accept(*, token: str, user: Any) -> Table:
     """Take the held seat (the game starts if it was the last one)."""
+    _not_guest(user)
     with transaction.atomic():
         invitation = _live_invitation_for(token, user)
         if invitation.invitee_id is None:  # an e-mailed link: its holder is the invitee

@@ -103,6 +103,7 @@ MOSTLY_BOT = "mostly_bot"  # a bot made more than half of them: unrated, never a
 LEFT = "left"  # they played, left, and a stand-in finished the game: rated last
 HINTS = "hints"  # a table with hints: nobody is rated
 DAILY = "daily"  # the daily deal: scored on its own page
+GUEST = "guest"  # played as a guest (accounts.guests), before signing up: never rated
 
 
 def bot_made(action: dict[str, Any]) -> bool:

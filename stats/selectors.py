@@ -17,7 +17,7 @@ from games import access, words
 from games.models import Game, Hand, Table
 
 from . import charts
-from .facts import BOT_ONLY, DAILY, HINTS, LEFT, MOSTLY_BOT, rules_label
+from .facts import BOT_ONLY, DAILY, GUEST, HINTS, LEFT, MOSTLY_BOT, rules_label
 from .models import SHOWN_MU, GameFact, HandFact, PlayerStats, RatingEvent, shown_rating
 
 
@@ -438,6 +438,8 @@ RATING_NOTES: dict[str, Promise] = {
     HINTS: pgettext_lazy("unrated game", "Unrated: a table with hints."),
     # Translators: the reason given beside a game in the player's list of games: the daily deal (the same five deals for everybody, once a day) is ranked on its own page, not rated.
     DAILY: pgettext_lazy("unrated game", "Unrated: the daily deal is ranked on its own page."),
+    # Translators: the reason given beside a game in the player's list of games: they played it as a guest (without an account), before signing up.
+    GUEST: pgettext_lazy("unrated game", "Unrated: played as a guest, before you signed up."),
 }
 
 

@@ -24,7 +24,7 @@ from euchre_site.safe_json import JSONTooLarge, loads_limited
 from games import engine
 from games.models import Game, Hand
 
-from .facts import BOT_ONLY, DAILY, HINTS, LEFT, SeatPlay, rules_key, seat_facts, seat_play
+from .facts import BOT_ONLY, DAILY, GUEST, HINTS, LEFT, SeatPlay, rules_key, seat_facts, seat_play
 from .models import (
     POSITIONS,
     GameFact,
@@ -92,8 +92,8 @@ def game_facts_store(*, game: Game) -> list[int]:
     scores = list(game.scores or [0, 0, 0])
     plays = seat_plays(game)
     rows = []
-    for s in table.seats.all():
-        if s.user_id is None:
+    for s in table.seats.select_related("user"):
+        if s.user is None or s.user_id is None:
             continue
         play = plays[s.position]
         rows.append(
@@ -107,7 +107,7 @@ def game_facts_store(*, game: Game) -> list[int]:
                 won=game.winner == s.position and not play.note,
                 score=scores[s.position],
                 counted=play.note != BOT_ONLY,
-                rating_note=rating_note(game, play),
+                rating_note=rating_note(game, play, guest=s.user.is_guest),
                 decisions=play.decisions,
                 bot_decisions=play.by_bot,
             )
@@ -124,11 +124,13 @@ def seat_plays(game: Game) -> dict[int, SeatPlay]:
     return {seat: seat_play(records, seat) for seat in range(3)}
 
 
-def rating_note(game: Game, play: SeatPlay) -> str:
+def rating_note(game: Game, play: SeatPlay, *, guest: bool = False) -> str:
     """Why the game is not rated for the person who had this seat ("" when it is
     rated as played; LEFT when it is rated as their last place)."""
     if play.note == BOT_ONLY:
         return BOT_ONLY
+    if guest:
+        return GUEST
     if game.table.is_daily:
         return DAILY
     if game.table.hints:
@@ -433,9 +435,14 @@ def ratings_update(*, game: Game) -> bool:
     Returns whether it was rated now."""
     if game.status != Game.Status.FINISHED or game.table.hints or game.table.is_daily:
         return False
-    seats = list(game.table.seats.all())
+    seats = list(game.table.seats.select_related("user"))
     plays = seat_plays(game)
-    notes = {s.position: plays[s.position].note for s in seats if s.user_id is not None}
+    # A guest (accounts.guests) is never rated: their seat counts as a medium bot.
+    notes = {
+        s.position: GUEST if s.user.is_guest else plays[s.position].note
+        for s in seats
+        if s.user is not None
+    }
     rated = {p for p, note in notes.items() if note in ("", LEFT)}  # the people's seats
 
     def player(s: Any) -> tuple[int | None, str]:
