@@ -188,6 +188,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The daily deal: the new day's five deals at 00:00 UTC, and the end of the day before's
     # unfinished attempts (the page also makes the day's deal if the beat has not yet).
     "daily-new-day": {"task": "daily.tasks.new_day", "schedule": crontab(hour=0, minute=0)},
+    # Guests (accounts.guests) unused for 30 days go, with their tables.
+    "accounts-remove-unused-guests": {
+        "task": "accounts.tasks.remove_unused_guests",
+        "schedule": crontab(hour=3, minute=30),
+    },
     # Seats held for invited players free up after 7 days (or once the game started).
     "social-expire-invitations": {"task": "social.tasks.expire_invitations", "schedule": 600.0},
 }
@@ -354,6 +359,8 @@ SOCIAL_RATE = env.str("SOCIAL_RATE", default="30/h")
 INVITATION_RATE = env.str("INVITATION_RATE", default="40/h")
 # Per player: table chat messages (a lively table stays well under it), and reports of messages.
 CHAT_RATE = env.str("CHAT_RATE", default="10/m")
+# "Play now" without an account: new guests per address (accounts.guests).
+GUEST_RATE = env.str("GUEST_RATE", default="10/h")
 CHAT_REPORT_RATE = env.str("CHAT_REPORT_RATE", default="20/h")
 # Per player, every try counted: game-record imports (each replays a record of
 # up to 1 MB once, some 0.4 s of the web process), hard-bot reviews of one hand
