@@ -5,7 +5,7 @@ from django.views.i18n import JavaScriptCatalog
 from accounts import views as account_views
 from notifications import views as notification_views
 
-from . import rules, views
+from . import pwa, rules, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,6 +21,9 @@ urlpatterns = [
     # Before games.urls: its placeholder "notifications/" page is replaced by this app.
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),
+    # Installing the site on a phone: the manifest, and the page the service worker keeps for offline.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
     path("stats/", include("stats.urls")),
     path("daily/", include("daily.urls")),
     path("", include("social.urls")),

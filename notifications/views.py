@@ -12,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.functional import Promise
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
@@ -20,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from euchre_site import safe_json
+from euchre_site import pwa, safe_json
 from euchre_site.safe_json import JSONTooLarge, loads_limited
 
 from . import push_endpoints, services
@@ -225,8 +227,17 @@ def forget_push_on_logout(
 @require_GET
 @never_cache
 def service_worker(request: HttpRequest) -> HttpResponse:
+    """The site's one service worker (push, and the offline page it keeps:
+    euchre_site.views.offline), in the language of the request."""
+    context = {
+        "offline_url": pwa.offline_assets()[0],
+        "offline_assets": pwa.offline_assets(),
+        "revision": pwa.offline_revision(translation.get_language()),
+    }
     response = HttpResponse(
-        render_to_string("notifications/sw.js"), content_type="text/javascript; charset=utf-8"
+        render_to_string("notifications/sw.js", context),
+        content_type="text/javascript; charset=utf-8",
     )
     response["Service-Worker-Allowed"] = "/"
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response
