@@ -118,6 +118,20 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     return error_response(request, 403)
 
 
+# Translators: the sentence on the page shown when a form was sent with an
+# out-of-date or missing security token (Django's CSRF check, HTTP 403).
+CSRF_FAILED = _(
+    "This form had grown too old to be sent (or came from another site), so nothing was done. "
+    "Go back, reload the page and send it again."
+)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: the 403 page with what to do, not Django's English
+    technical page (the reason is for the logs, not the visitor)."""
+    return error_response(request, 403, CSRF_FAILED)
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler404: never the exception's own text (it may name a model or a path)."""
     return error_response(request, 404)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone, translation
 from django.utils.html import escape
 
@@ -134,6 +134,18 @@ def test_htmx_gets_the_sentence_as_plain_text(status: int, db: Any) -> None:
     assert response["Content-Type"].startswith("text/plain")
     with translation.override("ar"):
         assert response.content.decode() == str(views.ERRORS[status][2])
+
+
+def test_a_form_with_a_stale_token_gets_the_403_page_that_says_what_to_do(db: Any) -> None:
+    """euchre_site.views.csrf_failure, for CSRF_FAILURE_VIEW."""
+    request = RequestFactory().post("/", headers={"accept-language": "ar"})
+    response = views.csrf_failure(request, reason="CSRF token missing.")
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert_site_layout(html, "ar")
+    with translation.override("ar"):
+        assert escape(str(views.CSRF_FAILED)) in html
+    assert "CSRF token missing" not in html
 
 
 # --------------------------------------------------------------------------- invitations
