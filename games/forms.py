@@ -1,15 +1,21 @@
+from __future__ import annotations
+
 import unicodedata
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games import engine
+from games import engine, words
 
 from .models import BOT_LEVELS, DECKS, MOVE_TIMES, Table
 
 # Translators: a choice for an empty seat of a new table: a person will take it (rather than a bot).
 SEAT_CHOICES = [("", gettext_lazy("Open for a player")), *BOT_LEVELS]
+# A newcomer who just opens a table expects to play: a seat nobody chose for
+# goes to a medium bot ("Open for a player" waits for a person).
+DEFAULT_SEAT = "medium"
 
 # Characters that turn text around or hide in it: bidi embeddings, overrides,
 # isolates and marks, and zero-width characters. A table's name is shown to
@@ -116,9 +122,26 @@ class TableForm(forms.Form):
         ),
     )
     # Translators: a form label: who sits in the second seat of a new table (a bot, or a player who joins).
-    seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("Seat 2"))
+    seat_2 = forms.ChoiceField(
+        choices=SEAT_CHOICES, required=False, initial=DEFAULT_SEAT, label=gettext_lazy("Seat 2")
+    )
     # Translators: a form label: who sits in the third seat of a new table (a bot, or a player who joins).
-    seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=gettext_lazy("Seat 3"))
+    seat_3 = forms.ChoiceField(
+        choices=SEAT_CHOICES, required=False, initial=DEFAULT_SEAT, label=gettext_lazy("Seat 3")
+    )
+
+    @classmethod
+    def with_defaults(cls, **values: str) -> TableForm:
+        """The form as if posted untouched (every field at its initial value),
+        but for `values`: the lobby's "Play the computer" is this form with
+        its defaults, so the two cannot drift apart."""
+        blank = cls()
+        data: dict[str, Any] = {
+            name: blank.get_initial_for_field(field, name) for name, field in blank.fields.items()
+        }
+        data.update(values)
+        # An unticked box is not posted; a lazy label's initial is text.
+        return cls({k: str(v) for k, v in data.items() if v is not None and v is not False})
 
     def rules(self) -> dict[str, object]:
         d = self.cleaned_data
@@ -128,3 +151,58 @@ class TableForm(forms.Form):
             "second_round_turned_suit": d["second_round_turned_suit"],
             "lone_maker_march": d["lone_maker_march"],
         }
+
+    def table_kwargs(self) -> dict[str, Any]:
+        """services.table_create's arguments (but the owner), once valid."""
+        d = self.cleaned_data
+        return {
+            "name": d["name"],
+            "rules": self.rules(),
+            "target": d["target"],
+            "mode": d["mode"],
+            "move_seconds": d["move_seconds"],
+            "visibility": d["visibility"],
+            "hints": d["hints"],
+            "bots": {1: d["seat_2"], 2: d["seat_3"]},
+        }
+
+
+class PlayComputerForm(forms.Form):
+    """The lobby's one click: a live table against two bots of one level,
+    with the full form's defaults for everything else (TableForm.with_defaults)."""
+
+    # Its fields are posted as "play-level": the create view tells the two forms apart by it.
+    PREFIX = "play"
+
+    level = forms.ChoiceField(
+        choices=[(code, words.BOT_LEVELS[code]) for code in words.BOT_LEVEL_CODES],
+        initial=DEFAULT_SEAT,
+        widget=forms.RadioSelect,
+        # Translators: a form label in the lobby's "Play the computer": how well the two bots (computer players) play: easy, medium, hard or expert.
+        label=gettext_lazy("Level of the bots"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", self.PREFIX)
+        super().__init__(*args, **kwargs)
+
+    @classmethod
+    def posted(cls, data: Any) -> bool:
+        """Whether `data` (request.POST) comes from this form rather than the full one."""
+        return f"{cls.PREFIX}-level" in data
+
+    def target(self) -> int:
+        """The score its games are played to (the full form's default)."""
+        return int(TableForm.base_fields["target"].initial)
+
+    def deck(self) -> str:
+        """Its deck in words (the full form's default), "24 cards (9 to ace)"."""
+        return str(dict(DECKS)[TableForm.base_fields["deck"].initial])
+
+    def table_kwargs(self) -> dict[str, Any]:
+        """services.table_create's arguments (but the owner), once valid."""
+        level = self.cleaned_data["level"]
+        table = TableForm.with_defaults(seat_2=level, seat_3=level)
+        if not table.is_valid():  # the full form's own defaults: cannot happen
+            raise ValueError(table.errors.as_text())
+        return table.table_kwargs()

@@ -275,6 +275,32 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
         return None
 
 
+def table_fill_with_bots(*, table: Table, user: Any, level: str) -> Game | None:
+    """The owner of a table waiting for players seats a bot of `level` in
+    every open seat (table_set_bot, seat by seat; a seat held for an invited
+    player stays theirs), all or none: a refused bot (the cap on expert
+    tables) leaves every seat as it was. The game starts if they fill it."""
+    if level not in dict(BOT_LEVELS):
+        raise GameError(_("Choose an easy, medium, hard or expert bot."))
+    with transaction.atomic():
+        table = _open_table_for_update(table.pk)
+        if table.owner_id != user.pk:
+            raise Forbidden(_("Only the table's creator can seat bots."))
+        game, seated = None, 0
+        empty = table.seats.filter(user__isnull=True, bot_level="")
+        for position in list(empty.values_list("position", flat=True)):
+            try:  # held for an invitee: not open
+                signals.seat_wanted.send(sender=Table, table=table, position=position, user=None)
+            except Conflict:
+                continue
+            game = table_set_bot(table=table, user=user, position=position, level=level)
+            seated += 1
+        if not seated:
+            # Translators: the owner asked to fill a table's empty seats with bots, but no seat is free (taken meanwhile, or held for invited players).
+            raise Conflict(_("No seat is open for a bot."))
+    return game
+
+
 def _lock_player(user: Any) -> None:
     """Lock the player's row until the transaction ends, so that two requests
     of one player pass a per-player cap one after the other (on SQLite every

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tables/<int:table_id>/join/", views.table_join, name="join"),
     path("tables/<int:table_id>/leave/", views.table_leave, name="leave"),
     path("tables/<int:table_id>/bot/", views.table_bot, name="bot"),
+    path("tables/<int:table_id>/bots/", views.table_fill_with_bots, name="fill"),
     path("tables/<int:table_id>/act/", views.table_act, name="act"),
     path("tables/<int:table_id>/hint/", views.table_hint, name="hint"),
     path("tables/<int:table_id>/rematch/", views.table_rematch, name="rematch"),

@@ -24,7 +24,7 @@ from euchre_site.downloads import json_attachment
 from games import engine
 
 from . import access, hints, realtime, selectors, services
-from .forms import TableForm
+from .forms import PlayComputerForm, TableForm
 from .models import Game, Table
 
 MAX_ACTION_CHARS = 400
@@ -90,56 +90,45 @@ def _answer(request: HtmxHttpRequest, table: Table, html: str, status: int = 200
     )
 
 
+def _lobby(
+    request: HtmxHttpRequest, posted: TableForm | PlayComputerForm | None = None, status: int = 200
+) -> HttpResponse:
+    """The lobby, with `posted` (the form that was sent, and its errors) in its place."""
+    shown: dict[str, Any] = {"form": TableForm(), "play_form": PlayComputerForm()}
+    if posted is not None:
+        shown["play_form" if isinstance(posted, PlayComputerForm) else "form"] = posted
+    context = {**shown, "tables": realtime.open_tables()}
+    return render(request, "games/lobby.html", context, status=status)
+
+
 @login_required
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    return render(
-        request, "games/lobby.html", {"form": TableForm(), "tables": realtime.open_tables()}
-    )
+    return _lobby(request)
 
 
 @login_required
 @require_POST
 def table_create(request: HtmxHttpRequest) -> HttpResponse:
-    form = TableForm(request.POST)
+    """The full form, or the lobby's "Play the computer" (two bots of one
+    level, the full form's defaults otherwise): one service opens either."""
+    form: TableForm | PlayComputerForm = (
+        PlayComputerForm(request.POST)
+        if PlayComputerForm.posted(request.POST)
+        else TableForm(request.POST)
+    )
     if is_ratelimited(request, group="table-create", key="user", rate="20/h", increment=True):
         form.add_error(
             None,
             _("You have opened many tables in the last hour: wait a while before opening another."),
         )
-        return render(
-            request,
-            "games/lobby.html",
-            {"form": form, "tables": realtime.open_tables()},
-            status=429,
-        )
+        return _lobby(request, form, status=429)
     if not form.is_valid():
-        return render(
-            request,
-            "games/lobby.html",
-            {"form": form, "tables": realtime.open_tables()},
-            status=400,
-        )
-    d = form.cleaned_data
+        return _lobby(request, form, status=400)
     try:
-        table = services.table_create(
-            owner=request.user,
-            name=d["name"],
-            rules=form.rules(),
-            target=d["target"],
-            mode=d["mode"],
-            move_seconds=d["move_seconds"],
-            visibility=d["visibility"],
-            hints=d["hints"],
-            bots={1: d["seat_2"], 2: d["seat_3"]},
-        )
+        table = services.table_create(owner=request.user, **form.table_kwargs())
     except services.GameError as exc:
         form.add_error(None, exc.message)
-        return render(
-            request,
-            "games/lobby.html",
-            {"form": form, "tables": realtime.open_tables()},
-            status=exc.status,
-        )
+        return _lobby(request, form, status=exc.status)
     return redirect(table)
 
 
@@ -244,6 +233,13 @@ def table_leave(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
 def table_bot(request: HtmxHttpRequest, table: Table) -> None:
     level = request.POST.get("level", "")[:10]
     services.table_set_bot(table=table, user=request.user, position=_position(request), level=level)
+
+
+@table_post
+def table_fill_with_bots(request: HtmxHttpRequest, table: Table) -> None:
+    """The owner seats bots of one level in every open seat of a table that waits for players."""
+    level = request.POST.get("level", "")[:10]
+    services.table_fill_with_bots(table=table, user=request.user, level=level)
 
 
 @table_post

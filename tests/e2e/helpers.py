@@ -67,6 +67,14 @@ def play_against_bots_until(page: Page, over: Locator, *, wait_ms: int = 30000) 
     expect(over).to_be_visible()
 
 
+def open_more_options(page: Page) -> None:
+    """The lobby's full table form is behind "More options" (issue 22): open it."""
+    more = page.locator("details.more-options")
+    if more.get_attribute("open") is None:
+        more.locator("summary").click()
+    expect(page.get_by_role("button", name="Open the table")).to_be_visible()
+
+
 def open_a_table_against_bots(
     page: Page,
     base_url: str,
@@ -79,6 +87,7 @@ def open_a_table_against_bots(
     """Sign up and open a live table with bots of `levels` in seats 2 and 3
     (and hints, if asked); the game starts at once."""
     sign_up(page, base_url, username)
+    open_more_options(page)
     page.get_by_label("Name:").fill(name)
     page.get_by_label("Play to (points):").fill(str(target))
     page.get_by_label("Seat 2:").select_option(levels[0])

@@ -5,7 +5,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from .helpers import sign_up, take_a_turn, version
+from .helpers import open_more_options, sign_up, take_a_turn, version
 
 
 def test_a_by_turns_player_is_told_live_and_plays_from_the_link(
@@ -16,9 +16,11 @@ def test_a_by_turns_player_is_told_live_and_plays_from_the_link(
     sign_up(alice, base_url, "alice")
     sign_up(bob, base_url, "bob")
 
+    open_more_options(alice)
     alice.get_by_label("Name:").fill("Slow game")
     alice.get_by_role("radio", name="By turns").check()
     alice.get_by_label("Time per move (by turns):").select_option("1 day")
+    alice.get_by_label("Seat 2:").select_option("")  # open for bob (a bot by default)
     alice.get_by_label("Seat 3:").select_option("medium")
     alice.get_by_role("button", name="Open the table").click()
     expect(alice.get_by_role("heading", name="Slow game")).to_be_visible()

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .helpers import open_chat, sign_up, take_a_turn, version
+from .helpers import open_chat, open_more_options, sign_up, take_a_turn, version
 
 
 def wait_past(page: Page, v: int) -> None:
@@ -70,8 +70,10 @@ def test_friends_invite_by_name_and_play_a_hand(
 
     # Ann opens a table with a bot in seat 3 and invites ben to seat 2 by name.
     ann.get_by_role("link", name="Lobby").click()
+    open_more_options(ann)
     ann.get_by_label("Name:").fill("Ann and Ben")
     ann.get_by_label("Play to (points):").fill("5")
+    ann.get_by_label("Seat 2:").select_option("")  # open, to invite ben (a bot by default)
     ann.get_by_label("Seat 3:").select_option("easy")
     ann.get_by_role("button", name="Open the table").click()
     invite = ann.get_by_role("group", name="Invite a player")

@@ -7,6 +7,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .helpers import (
     open_a_table_against_bots,
+    open_more_options,
     play_against_bots_until,
     sign_up,
     take_a_turn,
@@ -22,8 +23,11 @@ def test_three_players_create_join_and_play_a_whole_hand(browser: Browser, base_
         sign_up(page, base_url, name)
 
     alice, bob, carol = pages
+    open_more_options(alice)
     alice.get_by_label("Name:").fill("Three friends")
     alice.get_by_label("Play to (points):").fill("5")
+    alice.get_by_label("Seat 2:").select_option("")  # open for a player (a bot by default)
+    alice.get_by_label("Seat 3:").select_option("")
     alice.get_by_role("button", name="Open the table").click()
     expect(alice.get_by_role("heading", name="Three friends")).to_be_visible()
 
