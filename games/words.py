@@ -195,11 +195,11 @@ def called(call: str) -> str:
     return str(CALLED[call])
 
 
-# Translators: the button or word for declining to make trump (or, after someone went alone, declining to defend alone). Use the word card players say at the table.
+# Translators: the button for declining to make trump in the bidding (a defender declining to defend alone has its own button, "Don't defend alone"). Use the word card players say at the table.
 PASS = pgettext_lazy("bidding", "Pass")
 # Translators: a button: the maker plays the hand alone, without taking the dummy (a fourth hand dealt face down that the maker may take).
 GO_ALONE = pgettext_lazy("maker's choice", "Go alone")
-# Translators: a button: when the maker went alone, a defender may also play alone against them (the other defender sits the hand out) for more points.
+# Translators: a button: after the maker's choice (the dummy or alone, either way), a defender may play alone against the maker (the other defender sits the hand out); it scores more only if the defenders take all five tricks (4 points each instead of 2).
 DEFEND_ALONE = pgettext_lazy("defender's choice", "Defend alone")
 # Translators: a button: a defender declines to defend alone and plays the hand with the other defender.
 DONT_DEFEND_ALONE = pgettext_lazy("defender's choice", "Don't defend alone")
