@@ -406,3 +406,4 @@ SOCKET_HEARTBEAT_SECONDS = env.float("SOCKET_HEARTBEAT_SECONDS", default=15.0)
 # A table frame that overtook an older one (moves published by different
 # processes) waits this long for it, so a page sees every move in order.
 FRAME_GAP_WAIT_SECONDS = env.float("FRAME_GAP_WAIT_SECONDS", default=2.0)
+CSRF_FAILURE_VIEW = "euchre_site.views.csrf_failure"  # a 403 page in the layout for an expired form

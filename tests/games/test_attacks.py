@@ -208,7 +208,7 @@ def test_the_owner_revokes_the_invitation(alice: Any, outsider: Any) -> None:
     table.refresh_from_db()
     assert table.invite_url() != old_link
     assert guest.get(table.get_absolute_url()).status_code == 404
-    assert guest.get(old_link).status_code == 404
+    assert guest.get(old_link).status_code == 410
     stranger_attempt = logged_in(outsider).post(
         reverse("games:revoke_invite", args=[table.pk]), headers=HTMX
     )

@@ -107,7 +107,7 @@ def test_a_closed_invitation_link_stays_closed_after_a_rematch(
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     # The old link admits nobody again: it is gone, not reopened.
-    assert late.get(old_link).status_code == 404
+    assert late.get(old_link).status_code == 410
     assert late.get(table.get_absolute_url()).status_code == 404
     # The players keep their access by their seats; the rematch has its own link.
     for user in (alice, bob, carol):
