@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django_ratelimit.core import is_ratelimited
 
 from euchre_site.downloads import json_attachment
+from games import words
 from games.narration import describe
 
 from . import charts, selectors
@@ -370,7 +371,8 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
             )
     else:
         rev = Review.objects.filter(hand=hand, user=_me(request)).first()
-    names = selectors.seat_names(hand.game)
+    # The people's own names: the seat's state now ("alice (bot playing)") made none of these moves.
+    names = {p: words.person_of(n) for p, n in selectors.seat_names(hand.game).items()}
     rows = []
     if rev is not None:
         for d in rev.decisions:
