@@ -5,12 +5,13 @@ from django.views.i18n import JavaScriptCatalog
 from accounts import views as account_views
 from notifications import views as notification_views
 
-from . import pwa, rules, views
+from . import pwa, rules, tutorial, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("rules/", rules.rules_page, name="rules"),
+    path("learn/", tutorial.learn, name="learn"),
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     # The scripts' texts (djangojs catalogs) in the page's language: base.html loads it first.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
