@@ -51,7 +51,7 @@ def _pictures(language: str | None) -> dict[str, tuple[SafeString, ...]]:
 
 
 @functools.lru_cache(maxsize=32)
-def _table_picture(language: str | None) -> dict[str, Any]:
+def table_picture(language: str | None) -> dict[str, Any]:
     """The cards of the table's picture, rendered once per language: the
     kitty holds the engine's count for the default deck, its top card up."""
     kitty_size = engine.Rules().kitty_size
@@ -70,7 +70,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     """How to play, section by section (anchors listed in its contents)."""
     context = {
         "cards": _pictures(get_language()),
-        "table_picture": _table_picture(get_language()),
+        "table_picture": table_picture(get_language()),
         "target_min": engine.TARGET_MIN,
         "target_max": engine.TARGET_MAX,
         "target_default": engine.TARGET_DEFAULT,

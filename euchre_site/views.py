@@ -70,8 +70,13 @@ ERRORS: dict[int, tuple[Promise, Promise, Promise]] = {
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: what the site is, and the way in."""
-    return render(request, "home.html")
+    """The front page: what the site is, a picture of the table, and the
+    ways in: "Play now" (a guest's table against bots at once), sign up, log in."""
+    from django.utils.translation import get_language
+
+    from .rules import table_picture
+
+    return render(request, "home.html", {"table_picture": table_picture(get_language())})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

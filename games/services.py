@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import guests
 from games import engine
 from games.engine import Action, EngineError, GameState, Rules
 
@@ -176,6 +177,11 @@ def table_create(
         move_seconds = None
     if visibility not in Table.Visibility.values:
         raise GameError(_("Choose public or private."))
+    if guests.is_guest(owner):
+        # A guest plays live against bots alone (accounts.guests), unseen in the lobby.
+        if mode != Table.Mode.LIVE or not all((bots or {}).get(p) for p in (1, 2)):
+            raise Forbidden(guests.refusal())
+        visibility = Table.Visibility.PRIVATE
     with transaction.atomic():
         table = Table.objects.create(
             name=name,
@@ -220,6 +226,8 @@ def _open_table_for_update(table_id: int) -> Table:
 
 def table_join(*, table: Table, user: Any, position: int) -> Game | None:
     """Sit in an empty seat; the game starts when the third seat is filled."""
+    if guests.is_guest(user):  # a guest sits at their own tables only, with bots
+        raise Forbidden(guests.refusal())
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.seats.filter(user=user).exists():

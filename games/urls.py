@@ -5,6 +5,7 @@ from . import views
 app_name = "games"
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("play-now/", views.play_now, name="play_now"),
     path("tables/new/", views.table_create, name="create"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/join/", views.table_join, name="join"),

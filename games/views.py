@@ -8,19 +8,22 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import is_ratelimited
 
+from accounts import guests
 from euchre_site import safe_json
 from euchre_site.downloads import json_attachment
+from euchre_site.views import error_response
 from games import engine
 
 from . import access, hints, realtime, selectors, services
@@ -129,6 +132,34 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
     except services.GameError as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
+    return redirect(table)
+
+
+@require_POST
+def play_now(request: HtmxHttpRequest) -> HttpResponse:
+    """The front page's "Play now": a live table against two medium bots at
+    the site's default options, at once. A visitor without an account
+    becomes a guest first (accounts.guests: new guests are limited per
+    address); a signed-in player (or guest) just gets a new table."""
+    if not request.user.is_authenticated:
+        if is_ratelimited(
+            request, group="guest-create", key="ip", rate=settings.GUEST_RATE, increment=True
+        ):
+            # Translators: too many guests (visitors playing without an account) were made from this address lately.
+            return error_response(
+                request,
+                429,
+                _("Many guests came from your address lately: sign up, or try again in an hour."),
+            )
+        guest = guests.guest_create(language=get_language() or "")
+        login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
+    form = PlayComputerForm({f"{PlayComputerForm.PREFIX}-level": "medium"})
+    if not form.is_valid():  # the form's own default: cannot happen
+        raise ValueError(form.errors.as_text())
+    try:
+        table = services.table_create(owner=request.user, **form.table_kwargs())
+    except services.GameError as exc:
+        return error_response(request, 403 if exc.status == 403 else 400, exc.message)
     return redirect(table)
 
 

@@ -95,17 +95,19 @@ def test_nobody_signs_up_with_a_guests_kind_of_name(db: Any) -> None:
 
 
 def test_guests_unused_for_a_month_are_removed_with_their_tables(alice: Any) -> None:
-    from tests.games.conftest import open_table
+    from games import services as games
+    from games.models import Game, Table
 
     User = get_user_model()
     old, recent = guests.guest_create(), guests.guest_create()
     month_ago = timezone.now() - datetime.timedelta(days=31)
-    User.objects.filter(pk__in=[old.pk, recent.pk]).update(date_joined=month_ago)
-    open_table(old)
-    table = open_table(recent)
-    from games.models import Game, Table
-
-    Game.objects.create(table=table, first_dealer=0, last_move_at=timezone.now())
+    User.objects.filter(pk__in=[old.pk, recent.pk]).update(date_joined=month_ago, last_login=None)
+    for guest in (old, recent):
+        games.table_create(
+            owner=guest, name="T", rules={}, target=10, mode="live", move_seconds=None,
+            visibility="private", bots={1: "easy", 2: "easy"},
+        )  # fmt: skip
+    Game.objects.filter(table__owner=old).update(last_move_at=month_ago)  # played long ago
     assert guests.guests_remove_unused() == 1
     assert not User.objects.filter(pk=old.pk).exists()
     assert not Table.objects.filter(owner_id=old.pk).exists()
