@@ -29,6 +29,19 @@ def site_url(location: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
+class NamedSite:
+    """The site as allauth's e-mails show it: its name in the reader's
+    language, as `name` and as `domain` alike (the mails' links are on
+    SITE_URL already)."""
+
+    @property
+    def name(self) -> str:
+        # Translators: the site's name, in e-mails too ("Thank you for using Cutthroat Euchre!").
+        return _("Cutthroat Euchre")
+
+    domain = name
+
+
 class AccountAdapter(DefaultAccountAdapter):
     def new_user(self, request: HttpRequest) -> Any:
         """A guest who signs up becomes that player: the sign-up fills in the
@@ -64,4 +77,7 @@ class AccountAdapter(DefaultAccountAdapter):
             else value
             for key, value in context.items()
         }
+        # The mails name the site by its name, never its address ("register an
+        # account on 127.0.0.1:8000"): allauth's texts say `current_site.domain`.
+        context.setdefault("current_site", NamedSite())
         super().send_mail(template_prefix, email, context)

@@ -15,7 +15,6 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
@@ -829,7 +828,8 @@ def table_context(
         "urls": table_urls(table, game),
         "header_html": _table_head(table, game),
         "is_owner": user_id is not None and table.owner_id == user_id,
-        "invite_url": settings.SITE_URL + table.invite_url(),
+        # A path: the page shows it whole on its own address (static/js/site.js).
+        "invite_url": table.invite_url(),
         "card_back": CARD_BACK,
     }
     if game is None or view is None:

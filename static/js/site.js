@@ -91,3 +91,14 @@ document.addEventListener("submit", (event) => {
   input.value = token;
   form.append(input);
 }, true);
+
+// A table's invitation link is rendered as a path (frames come from the
+// worker, which knows no request): show it whole, on the address this page
+// is served from, wherever the site runs.
+function showInvitationLinks(root) {
+  for (const a of (root || document).querySelectorAll("a.invite-link")) {
+    if (a.textContent !== a.href) a.textContent = a.href;
+  }
+}
+document.addEventListener("DOMContentLoaded", () => showInvitationLinks());
+document.addEventListener("htmx:afterSettle", (event) => showInvitationLinks(event.target));

@@ -77,6 +77,14 @@ def test_the_unknown_account_mail_and_the_verification_mail_are_on_site_url(clie
         assert "localhost:" not in message.body
 
 
+def test_the_sign_up_mail_names_the_site_not_its_address(mailoutbox):
+    sign_up(Client(), "dora", "dora@example.com")
+    (message,) = mailoutbox
+    assert "register an account on Cutthroat Euchre." in message.body, message.body
+    assert "Thank you for using Cutthroat Euchre!" in message.body
+    assert "on testserver" not in message.body
+
+
 # --- squatting --------------------------------------------------------------
 
 
