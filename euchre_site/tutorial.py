@@ -3,7 +3,7 @@ the real one, for anyone, signed in or not.
 
 No state is kept: `?step=N` is the lesson shown, its position rebuilt by the
 engine from the script (games.tutorial.state_at), so there is nothing to
-forge. The reader's move comes back as `?step=N&move=...` (a GET form: it
+forge. The reader's move comes back as `?step=N&action=...` (a GET form: it
 works without JavaScript and changes nothing on the server): the move the
 lesson teaches goes on to lesson N+1, any other is explained on lesson N.
 A step that is not a number is a bad request; one past either end is the
@@ -58,6 +58,8 @@ def encode(a: Action) -> str:
         return f"play:{a.card}"
     if a.type == "pickup":
         return f"pickup:{a.discard}"
+    if a.type == "dummy" and a.keep is not None:
+        return "keep"  # with the ticked cards, the form's `keep`
     return a.type
 
 
@@ -84,19 +86,21 @@ def learn(request: HttpRequest) -> HttpResponse:
     index = _step(request)
     step = tutorial.STEPS[index]
     note = ""
-    move = request.GET.get("move")
+    move = request.GET.get("action")
     if move is not None:
         if step.expect is None:
             raise BadRequest("this step waits for no move")
         note = tutorial.judge(index, decode(move, request.GET.getlist("keep"))) or ""
         if not note:
-            return HttpResponseRedirect(f"{reverse('learn')}?step={index + 1}#lesson")
+            return HttpResponseRedirect(f"{reverse('learn')}?step={index + 1}")
     return render(request, "tutorial.html", _context(request, index, note))
 
 
-def _names() -> dict[int, str]:
+def _names(request: HttpRequest) -> dict[int, str]:
+    user = request.user
+    you = user.get_username() if user.is_authenticated else str(tutorial.YOU_NAME)
     return {
-        ME: str(tutorial.YOU_NAME),
+        ME: you,
         LEFT: str(tutorial.LEFT_NAME),
         RIGHT: str(tutorial.RIGHT_NAME),
     }
@@ -105,7 +109,7 @@ def _names() -> dict[int, str]:
 def _context(request: HttpRequest, index: int, note: str) -> dict[str, Any]:
     step = tutorial.STEPS[index]
     state = tutorial.state_at(step.done)
-    names = _names()
+    names = _names(request)
     seen: Any = {**view(state, ME), "scores": [0, 0, 0]}
     seats = {s: _Seat(names[s], s != ME) for s in range(3)}
     trick = presenters._trick(seen, names, WHERE)
@@ -135,6 +139,7 @@ def _context(request: HttpRequest, index: int, note: str) -> dict[str, Any]:
         "say": tutorial.text(step.say, **fill),
         "note": note,
         "waiting": step.expect is not None,
+        "suggested": encode(step.expect) if step.expect is not None else "",
         "next_step": index + 1 if index < tutorial.LAST else None,
         "previous_step": index - 1 if index > 0 else None,
         "over": over,

@@ -213,8 +213,8 @@ LAST = len(STEPS) - 1
 LEFT_NAME = pgettext_lazy("lesson player", "Ana")
 # Translators: the name of the computer player on the reader's right in the guided first hand. Use a short, common first name (a man's) in your language.
 RIGHT_NAME = pgettext_lazy("lesson player", "Ben")
-# Translators: the reader's own name at the table of the guided first hand (shown as "You (you)" would be odd: this is just "You").
-YOU_NAME = pgettext_lazy("lesson player", "You")
+# Translators: the name of the reader (not signed in) at the table of the guided first hand; the table shows it as "Player (you)".
+YOU_NAME = pgettext_lazy("lesson player", "Player")
 
 
 @functools.lru_cache(maxsize=len(SCRIPT) + 1)
@@ -244,7 +244,7 @@ def text(promise: Promise, **extra: object) -> str:
     """A lesson's text in the active language, cards and names filled in."""
     fill: dict[str, Any] = _Corners(left=str(LEFT_NAME), right=str(RIGHT_NAME))
     fill.update(extra)
-    return str(promise) % fill
+    return str(promise % fill)
 
 
 def same_move(a: Action, b: Action) -> bool:
