@@ -2,10 +2,14 @@
 profile), else the one chosen on this browser (the language cookie, set by
 the language menu), else the browser's Accept-Language, else English.
 
+The time zone its times are in: the player's own, else the browser's (the tz
+cookie), else UTC (TimeZoneMiddleware).
+
 And, in production settings, only the port of SITE_URL in the Host header."""
 
 from __future__ import annotations
 
+import zoneinfo
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -14,9 +18,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.request import split_domain_port
 from django.middleware.locale import LocaleMiddleware
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.deprecation import MiddlewareMixin
 
+from . import timezones
 from .languages import supported
 
 
@@ -73,3 +78,31 @@ class PendingEmailMiddleware(MiddlewareMixin):
         ):
             return HttpResponseRedirect(reverse("account_email"))
         return None
+
+
+class TimeZoneMiddleware(MiddlewareMixin):
+    """The zone a page's times are shown in: the signed-in player's own
+    (their profile), else the one this browser told (the tz cookie that
+    static/js/timezone.js sets), else UTC. A player whose profile has no zone
+    yet gets the cookie's, once: the first visit's zone is kept."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        user = getattr(request, "user", None)
+        told = timezones.valid(request.COOKIES.get(timezones.COOKIE))
+        name = ""
+        if user is not None and user.is_authenticated:
+            name = timezones.valid(getattr(user, "time_zone", "")) or ""
+            if not name and told:
+                user.time_zone = told  # type: ignore[union-attr]
+                user.save(update_fields=["time_zone"])
+                name = told
+        name = name or told or ""
+        if name:
+            timezone.activate(zoneinfo.ZoneInfo(name))
+        else:
+            timezone.deactivate()
+        request.time_zone = name  # type: ignore[attr-defined]
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        timezone.deactivate()  # a thread serving the next request starts from UTC
+        return response

@@ -25,6 +25,9 @@ class User(AbstractUser):
     # A visitor who pressed "Play now": a real player bound to their browser's
     # session, without e-mail or password, until they sign up (accounts.guests).
     is_guest = models.BooleanField(default=False)
+    # The zone the player reads times in and keeps quiet hours by (a zoneinfo
+    # name); "" until their browser tells it (accounts.timezones).
+    time_zone = models.CharField(max_length=64, blank=True, default="")
 
     def on_vacation(self, now: datetime.datetime | None = None) -> bool:
         return self.vacation_until is not None and self.vacation_until > (now or timezone.now())

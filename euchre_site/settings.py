@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a signed-in player's own language comes first.
     "accounts.middleware.PlayerLocaleMiddleware",
+    "accounts.middleware.TimeZoneMiddleware",  # the player's zone, else the browser's (tz cookie)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
