@@ -22,6 +22,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts import timezones
 from accounts.languages import language_of, supported
 from euchre_site import push
 from games import engine
@@ -68,7 +69,13 @@ def render_table(
         view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user, state)
     ctx.update(message=message, rule=rule, hint=hint, oob=oob)
-    return render_to_string("games/table.html#table", ctx)
+    # Times in the viewer's own zone, as their language: the seat's player's
+    # (a frame for that seat), else the given user's, else the request's or UTC.
+    viewer = user
+    if seat is not None:
+        viewer = next((s.user for s in table.seats.all() if s.position == seat), None) or user
+    with timezones.override_for(viewer):
+        return render_to_string("games/table.html#table", ctx)
 
 
 def latest_game(table: Table) -> Game | None:
