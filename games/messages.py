@@ -172,7 +172,7 @@ def _sentence(code: str, p: dict[str, Any]) -> str | None:
             # Translators: refusal: the maker who took the dummy keeps five of the ten cards (their hand and the dummy).
             return _("Keep five of the ten cards: your hand and the dummy.")
         case "defend_or_pass":
-            # Translators: refusal: after the maker went alone, a defender may defend alone or pass.
+            # Translators: refusal: after the maker's choice (the dummy or alone), a defender may defend alone or pass.
             return _("Defend alone or pass.")
         case "name_a_suit":
             # Translators: refusal: a move that makes a suit trump (or says what the Joker stands for) names no suit.

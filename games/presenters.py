@@ -1000,7 +1000,7 @@ def _my_phase_text(view: GameView, phase: str) -> str:
         # Translators: the maker (the reader) took the dummy and keeps five of the ten cards.
         return _("You took the dummy: choose the five cards to keep.")
     if phase == "defender_alone":
-        # Translators: the maker went alone; the reader, a defender, may also play alone (for more points) or play with the other defender.
+        # Translators: the maker chose the dummy or to go alone; the reader, a defender, may now defend alone (the other defender sits out; it scores more only if the lone defender takes all five tricks) or play with the other defender.
         return _("Defend alone, or play with your partner for this hand.")
     if phase == "play":
         return _("Play a card.")
@@ -1038,7 +1038,7 @@ def _their_phase_text(view: GameView, phase: str, who: str) -> str:
         # Translators: the maker, %(name)s, took the dummy and keeps five of the ten cards.
         return _("%(name)s (the maker) took the dummy and keeps five of the ten cards.") % name
     if phase == "defender_alone":
-        # Translators: the maker went alone; %(name)s, a defender, may also play alone against them.
+        # Translators: the maker chose the dummy or to go alone; %(name)s, a defender, may now defend alone (the other defender then sits out).
         return _("%(name)s may defend alone.") % name
     if phase == "play":
         # Translators: it is %(name)s's turn to play a card.

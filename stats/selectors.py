@@ -173,9 +173,9 @@ ROWS: list[tuple[Promise, list[tuple[Promise, str, str]]]] = [
             (gettext_lazy("Euchres achieved"), "defender.euchres", "n"),
             # Translators: a statistics figure: the share (in per cent) of defended hands where the maker was euchred (took fewer than three tricks).
             (gettext_lazy("Euchre %"), "defender.euchre_pct", "pct"),
-            # Translators: a statistics figure: hands where the player defended alone against a lone maker (the other defender sat out).
+            # Translators: a statistics figure: hands where the player defended alone against the maker (the other defender sat out).
             (gettext_lazy("Defended alone"), "defender.alone.attempts", "n"),
-            # Translators: a statistics figure: hands defended alone (against a lone maker) that the defender won (took at least three tricks).
+            # Translators: a statistics figure: hands defended alone (the other defender sat out) that the defender won (took at least three tricks).
             (gettext_lazy("Alone: defence won"), "defender.alone.won", "n"),
             # Translators: a statistics figure: the share (in per cent) of hands defended alone that the defender won.
             (gettext_lazy("Alone: won %"), "defender.alone.won_pct", "pct"),
@@ -392,7 +392,7 @@ def hand_role(f: HandFact) -> str:
             outcome = pgettext("hand history", "made")
     else:
         if f.defended_alone:
-            # Translators: the hand history, what the player did: they defended alone against a lone maker (the other defender sat out).
+            # Translators: the hand history, what the player did: they defended alone against the maker (the other defender sat out).
             role = pgettext("hand history", "defender, alone")
         else:
             # Translators: the hand history, what the player did: they defended (played against the maker, who chose trump).
