@@ -106,3 +106,10 @@ def menu(language: str, current: str = "") -> list[tuple[str, list[tuple[str, st
     if valid(current) and current not in listed and current != "UTC":
         first.append((current, f"{current.replace('_', ' ')} ({utc_offset(current)})"))
     return [("", first), *groups]
+
+
+def choices(language: str, current: str = "") -> list[tuple[str, Any]]:
+    """`menu` as a form field's choices: UTC (and a link zone) ungrouped, then
+    one optgroup per country."""
+    first, *groups = menu(language, current)
+    return [*first[1], *((country, zones) for country, zones in groups)]

@@ -1,21 +1,55 @@
 from __future__ import annotations
 
-import zoneinfo
-from functools import cache
+from typing import Any
 
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+
+from accounts import timezones
 
 from .models import Preferences
 
 
-@cache
-def time_zone_choices() -> list[tuple[str, str]]:
-    return [(tz, tz.replace("_", " ")) for tz in sorted(zoneinfo.available_timezones())]
+def time_zone_choices() -> list[tuple[str, Any]]:
+    """The profile's menu (accounts.timezones): cities by country, in the reader's language."""
+    return timezones.choices(translation.get_language() or "en")
 
 
 class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
-    time_zone = forms.ChoiceField(label=_("Time zone (for quiet hours)"), choices=time_zone_choices)
+    """The player's zone has one home, their profile (User.time_zone): this
+    form shows and changes that one, and keeps Preferences.time_zone the same."""
+
+    time_zone = forms.ChoiceField(
+        label=_("Time zone (for quiet hours)"),
+        choices=time_zone_choices,
+        # Translators: help under the time zone of the notification settings.
+        help_text=_("The same as on your profile: every time on the site is shown in it."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own = timezones.valid(getattr(self.instance.user, "time_zone", ""))
+        if own:
+            self.initial["time_zone"] = own
+        current = str(self.initial.get("time_zone") or "")
+        self.fields["time_zone"].choices = timezones.choices(  # type: ignore[attr-defined]
+            translation.get_language() or "en", current
+        )
+
+    def clean_time_zone(self) -> str:
+        zone = timezones.valid(self.cleaned_data.get("time_zone"))
+        if zone is None:
+            raise forms.ValidationError(_("Choose a time zone from the list."), code="time_zone")
+        return zone
+
+    def save(self, commit: bool = True) -> Preferences:
+        prefs: Preferences = super().save(commit=commit)
+        user = prefs.user
+        if commit and user.time_zone != prefs.time_zone:
+            user.time_zone = prefs.time_zone
+            user.save(update_fields=["time_zone"])
+        return prefs
 
     class Meta:
         model = Preferences

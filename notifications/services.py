@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +31,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
+from accounts import timezones
 from games import presence
 from games.models import Game, Seat
 
@@ -80,11 +80,10 @@ def preferences_unsubscribe(*, token: str) -> Preferences | None:
 
 
 def time_zone_of(prefs: Preferences) -> datetime.tzinfo:
-    """The user's zone for quiet hours and the times in their e-mails (UTC if unknown)."""
-    try:
-        return zoneinfo.ZoneInfo(prefs.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return datetime.UTC
+    """The user's zone for quiet hours and the times in their e-mails: their
+    profile's (User.time_zone, the one home, accounts.timezones), else one
+    kept here from before it, else UTC."""
+    return timezones.zone_of(prefs.user) or timezones.zone_named(prefs.time_zone) or datetime.UTC
 
 
 def _local_time(prefs: Preferences, now: datetime.datetime) -> datetime.datetime:
@@ -401,19 +400,20 @@ def _send_mail(
         "site_url": settings.SITE_URL,
         "time_zone": time_zone_of(prefs),
     }
-    message = mail.EmailMultiAlternatives(
-        subject=" ".join(subject.split()),  # no line breaks from table names in a header
-        body=render_to_string(f"notifications/email/{template}.txt", ctx),
-        to=[user.email],
-        headers={
-            "List-Unsubscribe": f"<{unsubscribe}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Content-Language": translation.get_language() or settings.LANGUAGE_CODE,
-        },
-    )
-    message.attach_alternative(
-        render_to_string(f"notifications/email/{template}.html", ctx), "text/html"
-    )
+    with timezone.override(ctx["time_zone"]):  # every time in it is the reader's
+        message = mail.EmailMultiAlternatives(
+            subject=" ".join(subject.split()),  # no line breaks from table names in a header
+            body=render_to_string(f"notifications/email/{template}.txt", ctx),
+            to=[user.email],
+            headers={
+                "List-Unsubscribe": f"<{unsubscribe}>",
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                "Content-Language": translation.get_language() or settings.LANGUAGE_CODE,
+            },
+        )
+        message.attach_alternative(
+            render_to_string(f"notifications/email/{template}.html", ctx), "text/html"
+        )
     message.send()
 
 
