@@ -1,4 +1,4 @@
-"""The profile's table preferences, and the e-mail change."""
+"""The profile's table preferences and time zone, and the e-mail change."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from allauth.account.models import EmailAddress
 from django import forms
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from . import timezones
 from .models import User
 
 
@@ -35,6 +37,32 @@ class TablePreferencesForm(forms.ModelForm):
                 "When only one of your cards may be played, it is played at once."
             ),
         }
+
+
+class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The profile's zone menu: cities grouped by country, in the reader's
+    language, each with its offset now (accounts.timezones.menu)."""
+
+    # Translators: a profile option: the time zone every date and time of the site is shown in (and quiet hours follow).
+    time_zone = forms.ChoiceField(label=gettext_lazy("Time zone"), choices=())
+
+    class Meta:
+        model = User
+        fields = ["time_zone"]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        current = timezones.valid(self.instance.time_zone) or "UTC"
+        self.initial["time_zone"] = current
+        field = self.fields["time_zone"]
+        field.choices = timezones.choices(translation.get_language() or "en", current)  # type: ignore[attr-defined]
+
+    def clean_time_zone(self) -> str:
+        zone = timezones.valid(self.cleaned_data.get("time_zone"))
+        if zone is None:
+            # Translators: an error under a time zone menu: the name sent is not one of the list's.
+            raise forms.ValidationError(gettext_lazy("Choose a time zone from the list."))
+        return zone
 
 
 class ChangeEmailForm(AddEmailForm):

@@ -6,4 +6,5 @@ app_name = "accounts"
 urlpatterns = [
     path("", views.profile, name="profile"),
     path("table/", views.table_preferences, name="table_preferences"),
+    path("time-zone/", views.time_zone, name="time_zone"),
 ]

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from . import guests
-from .forms import TablePreferencesForm
+from .forms import TablePreferencesForm, TimeZoneForm
 from .languages import supported
 from .models import VACATION_DAYS_PER_YEAR
 
@@ -39,8 +39,25 @@ def profile(request: HttpRequest) -> HttpResponse:
             "language": {"code": code, "name_local": dict(settings.LANGUAGES)[code]},
             "vacation_days_per_year": VACATION_DAYS_PER_YEAR,
             "table_form": TablePreferencesForm(instance=request.user),
+            "zone_form": TimeZoneForm(instance=request.user),
         },
     )
+
+
+@login_required
+@require_POST
+def time_zone(request: HttpRequest) -> HttpResponse:
+    """The profile's time zone: saved (the times of every page, e-mail and
+    quiet hours follow it), then back to the profile. A name zoneinfo does not
+    know is refused with a 400."""
+    form = TimeZoneForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        # Translators: the answer to a profile form that sent a time zone the site does not know (a forged one).
+        return HttpResponseBadRequest(_("That time zone is not known."))
+    form.save()
+    # Translators: a message after the player chose their time zone on the profile.
+    messages.success(request, _("Your time zone is saved."))
+    return redirect("accounts:profile")
 
 
 @login_required

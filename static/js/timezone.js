@@ -21,3 +21,24 @@
     location.reload();
   }
 })();
+
+// The profile's zone menu (templates/accounts/profile.html): the search box
+// keeps only the cities (or whole countries) whose names hold what is typed.
+document.addEventListener("input", (event) => {
+  const box = event.target;
+  if (!(box instanceof HTMLInputElement) || !box.dataset.zoneFilter) return;
+  const menu = document.getElementById(box.dataset.zoneFilter);
+  if (!menu) return;
+  const words = box.value.trim().toLocaleLowerCase();
+  let first = null;
+  for (const option of menu.querySelectorAll("option")) {
+    const group = option.parentElement instanceof HTMLOptGroupElement ? option.parentElement.label : "";
+    const text = `${option.textContent} ${group} ${option.value.replace(/_/g, " ")}`.toLocaleLowerCase();
+    option.hidden = Boolean(words) && !text.includes(words);
+    if (!option.hidden && first === null) first = option;
+  }
+  for (const group of menu.querySelectorAll("optgroup")) {
+    group.hidden = ![...group.children].some((o) => !o.hidden);
+  }
+  if (first && menu.selectedOptions[0] && menu.selectedOptions[0].hidden) first.selected = true;
+});
