@@ -54,6 +54,7 @@ def render_table(
     hint: dict[str, Any] | None = None,
     oob: bool = False,
     user: Any = None,
+    csrf_token: str = "",
 ) -> str:
     """The table partial for one viewer (`user` only matters before the game
     starts), with a refusal's `message` and the rules page's section that
@@ -69,6 +70,8 @@ def render_table(
         view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user, state)
     ctx.update(message=message, rule=rule, hint=hint, oob=oob)
+    if csrf_token:  # a page's own table ({% csrf_token %}); frames rely on htmx's header
+        ctx["csrf_token"] = csrf_token
     # Times in the viewer's own zone, as their language: the seat's player's
     # (a frame for that seat), else the given user's, else the request's or UTC.
     viewer = user

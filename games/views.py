@@ -12,6 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
@@ -59,7 +60,14 @@ def _table_html(
     game = realtime.latest_game(table)
     seat = access.seat_of(table, request.user)
     return realtime.render_table(
-        table, game, seat, message=message, rule=rule, hint=hint, user=request.user
+        table,
+        game,
+        seat,
+        message=message,
+        rule=rule,
+        hint=hint,
+        user=request.user,
+        csrf_token=get_token(request),  # its forms work without JavaScript too
     )
 
 
