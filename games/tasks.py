@@ -145,8 +145,11 @@ def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     worker, the move is queued again BOT_OWNER_RETRY_SECONDS later
     ("deferred") rather than decided alongside it. With `owner` given, a
     held lock is seen before any query; it is only taken once the move is
-    known to be due, so a stale task never holds it."""
-    if owner is not None and _owner_busy(owner):
+    known to be due, so a stale task never holds it. Run eagerly (in the
+    caller's process: no workers to share) there is no lock: a deferral
+    would call itself at once, over and over, while another thread decides."""
+    fair = not play_bot_turn.app.conf.task_always_eager
+    if fair and owner is not None and _owner_busy(owner):
         return _again_later(game_id, version, owner)
     turn = _turn(game_id, version)
     if isinstance(turn, str):
@@ -155,7 +158,7 @@ def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     if not seat.is_bot:
         return "not a bot"
     actor = services.Actor.bot(seat.position)
-    return _play(game, seat, seat.bot_level, actor, owner=game.table.owner_id)
+    return _play(game, seat, seat.bot_level, actor, owner=game.table.owner_id if fair else None)
 
 
 @shared_task(acks_late=True, ignore_result=True)

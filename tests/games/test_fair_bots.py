@@ -267,6 +267,21 @@ def test_a_stale_move_never_takes_the_lock(alice: Any) -> None:
 
 
 @pytest.mark.django_db
+def test_run_eagerly_a_bot_move_has_no_lock_to_wait_for(alice: Any) -> None:
+    """In the caller's process (CELERY_TASK_ALWAYS_EAGER) a deferral would
+    call itself at once while another thread decides: no lock there."""
+    game = bot_to_act(alice)
+    key = tasks.owner_lock_key(alice.pk)
+    assert cache.add(key, "another thread's search", 60)
+    celery_conf(task_always_eager=True)
+    try:
+        assert tasks.play_bot_turn(game.pk, game.version, owner=alice.pk) == "played"
+    finally:
+        celery_conf(task_always_eager=False)
+        cache.delete(key)
+
+
+@pytest.mark.django_db
 def test_one_owners_lock_does_not_hold_up_another_owners_bots(alice: Any, bob: Any) -> None:
     alices, bobs = bot_to_act(alice), bot_to_act(bob)
     key = tasks.owner_lock_key(alice.pk)
