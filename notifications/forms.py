@@ -40,6 +40,7 @@ class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
     def clean_time_zone(self) -> str:
         zone = timezones.valid(self.cleaned_data.get("time_zone"))
         if zone is None:
+            # Translators: an error under a time zone menu: the name sent is not one of the list's.
             raise forms.ValidationError(_("Choose a time zone from the list."), code="time_zone")
         return zone
 
