@@ -21,8 +21,8 @@
       const when = new Date(t.getAttribute("datetime"));
       if (Number.isNaN(when.getTime())) continue;
       const options = when.toDateString() === today
-        ? { hour: "2-digit", minute: "2-digit" }
-        : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
+        ? { hour: "numeric", minute: "2-digit" }
+        : { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" };
       t.textContent = when.toLocaleString(lang, options);
       t.dataset.local = "1";
     }
