@@ -394,7 +394,7 @@ MAX_AUTOPILOT_SEATS = env.int("MAX_AUTOPILOT_SEATS", default=2)
 # the lock off, for comparisons: scripts/bench-isolation); a move that finds
 # it held is queued again BOT_OWNER_RETRY_SECONDS later instead of waiting in
 # a worker.
-BOT_OWNER_LOCK_SECONDS = env.int("BOT_OWNER_LOCK_SECONDS", default=20)
+BOT_OWNER_LOCK_SECONDS = env.int("BOT_OWNER_LOCK_SECONDS", default=10)
 BOT_OWNER_RETRY_SECONDS = env.float("BOT_OWNER_RETRY_SECONDS", default=0.1)
 # A live player whose connection drops gets this long to come back before a bot plays for them.
 LIVE_GRACE_SECONDS = env.float("LIVE_GRACE_SECONDS", default=60.0)
