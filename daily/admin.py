@@ -21,6 +21,9 @@ class DailyDealAdmin(admin.ModelAdmin):
     exclude = ("seed",)
     readonly_fields = ("date", "rules", "first_dealer", "deals", "summary")
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a day's deal is made by the beat (or its first page), from a secret seed
+
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):

@@ -61,9 +61,12 @@ def play_against_bots_until(page: Page, over: Locator, *, wait_ms: int = 30000) 
             return
         v = version(page)
         take_a_turn(page)
-        expect(page.locator("#table")).not_to_have_attribute(
-            "data-version", str(v), timeout=wait_ms
-        )
+        try:
+            expect(page.locator("#table")).not_to_have_attribute(
+                "data-version", str(v), timeout=wait_ms // 3
+            )
+        except AssertionError:
+            continue  # a frame replaced the form under the click: look again
     expect(over).to_be_visible()
 
 
