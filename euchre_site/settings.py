@@ -369,6 +369,8 @@ CHAT_REPORT_RATE = env.str("CHAT_REPORT_RATE", default="20/h")
 # an hour) and agreement runs (each queues up to 20 reviews, and none while the
 # last run's are still queued).
 IMPORT_RATE = env.str("IMPORT_RATE", default="5/h")
+# Pages of imported games read per player (four loops of views slowed /healthz 13x).
+IMPORT_VIEW_RATE = env.str("IMPORT_VIEW_RATE", default="60/m")
 REVIEW_RATE = env.str("REVIEW_RATE", default="30/h")
 AGREEMENT_RATE = env.str("AGREEMENT_RATE", default="3/h")
 # Per player, every ask counted: hints at tables with hints (each a hard-bot

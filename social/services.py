@@ -395,6 +395,13 @@ def play_again(*, table: Table, user: Any) -> Table:
     seats = list(table.seats.select_related("user"))
     if table.status != Table.Status.FINISHED or user.pk not in {s.user_id for s in seats}:
         raise SocialError(_("Only the players of a finished game can play again."), 409)
+    try:
+        return _play_again(table, user, seats)
+    except game_services.GameError as exc:  # a cap (expert bots), a guest: nothing made
+        raise SocialError(exc.message, exc.status) from None
+
+
+def _play_again(table: Table, user: Any, seats: list[Seat]) -> Table:
     with transaction.atomic():
         # The old name may hold characters refused since (direction marks,
         # zero-width characters): they are left out of the new table's.

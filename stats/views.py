@@ -18,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import is_ratelimited
+from django_ratelimit.exceptions import Ratelimited
 
 from euchre_site.downloads import json_attachment
 from games import words
@@ -276,7 +277,12 @@ def _import(request: HttpRequest) -> tuple[ImportedGame | None, str, int]:
 
 def _imported(request: HttpRequest, imported_id: int) -> ImportedGame:
     """The player's own import, without its record and hand results (up to
-    1 MB): the pages ask for what they show."""
+    1 MB): the pages ask for what they show. Its pages are limited per player
+    (IMPORT_VIEW_RATE): read in a loop they slowed everybody's pages."""
+    if is_ratelimited(
+        request, group="imported-view", key="user", rate=settings.IMPORT_VIEW_RATE, increment=True
+    ):
+        raise Ratelimited
     return get_object_or_404(
         ImportedGame.objects.defer("record", "hand_results"), pk=imported_id, owner=request.user
     )

@@ -87,3 +87,42 @@ def test_turns_pending_together_are_combined_by_the_worker(
     # Both are claimed, so the second task has nothing left to send.
     assert not Notification.objects.filter(user=alice, email_pending=True).exists()
     assert services.send_pending_emails(alice.pk).sent == 0
+
+
+def _wait_for(query: Any, timeout: float = 20) -> bool:
+    """Poll until the worker has written what `query` finds (its time, not the test's)."""
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if query.exists():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_worker_tells_nothing_of_a_table_to_a_player_who_has_it_open(
+    notification_worker: MailDir, alice: Any, bob: Any, carol: Any
+) -> None:
+    """Issue 22: the start and the turn are shown by the open table; told
+    (in-app and by e-mail) only once the player is away from it."""
+    from games import presence, tasks
+
+    from .conftest import on_the_worker
+
+    game = game_waiting_for(alice, [alice, bob, carol])  # by turns: alice's move
+    Notification.objects.all().delete()
+    with on_the_worker(
+        notification_worker, "notifications.tasks.*", "games.tasks.tell_players"
+    ) as mail:
+        presence.joined(game.table_id, alice.pk)  # alice looks at the table
+        tasks.tell_players.delay(game.pk, game.version)
+        assert _wait_for(Notification.objects.filter(user=bob, kind="game_started"))
+        assert _wait_for(Notification.objects.filter(user=carol, kind="game_started"))
+        assert not Notification.objects.filter(user=alice).exists()
+        presence.left(game.table_id, alice.pk)  # she closed it
+        tasks.tell_players.delay(game.pk, game.version)
+        assert _wait_for(Notification.objects.filter(user=alice, kind="turn"))
+        # Away from the table: her turn is for e-mail too (the batch is sent later).
+        assert Notification.objects.get(user=alice, kind="turn").email_pending
+        assert mail is notification_worker

@@ -73,3 +73,18 @@ def test_play_again_leaves_hidden_characters_out_of_an_old_name(alice: Any, bob:
     Table.objects.filter(pk=table.pk).update(name="\u202e\u200b")
     assert client_for(alice).post(f"/tables/{table.pk}/play-again/").status_code == 302
     assert Table.objects.filter(name="Cutthroat table").count() == 1
+
+
+def test_play_again_at_the_expert_cap_is_refused_with_its_reason(alice: Any, settings: Any) -> None:
+    """The cap on expert tables (issue 21) answers play-again too: a 409 with
+    the reason and nothing made (it was a 500)."""
+    from tests.games.conftest import open_table
+
+    settings.MAX_EXPERT_TABLES = 1
+    done = open_table(alice, name="Done", bots={1: "expert", 2: "expert"})
+    Table.objects.filter(pk=done.pk).update(status=Table.Status.FINISHED)
+    open_table(alice, name="Busy", bots={1: "expert", 2: ""})  # her one expert table
+    before = Table.objects.count()
+    answer = client_for(alice).post(f"/tables/{done.pk}/play-again/")
+    assert answer.status_code == 409
+    assert Table.objects.count() == before

@@ -311,3 +311,15 @@ def test_a_long_imported_game_lists_its_hands_a_page_at_a_time(alice: Any) -> No
     assert second.count("<li>") == 7 and f'start="{PER_PAGE + 1}"' in second
     assert f"Hand {PER_PAGE + 7}<" in second and f"/{PER_PAGE}/" in second  # numbered on
     assert listed("x") == first and listed("999") == second  # odd pages: the nearest
+
+
+def test_an_imported_games_pages_are_limited_per_player(alice: Any, settings: Any) -> None:
+    settings.IMPORT_VIEW_RATE = "3/d"  # a day's window: it cannot turn over mid-test
+    imported = services.import_game_record(owner=alice, raw=json.dumps(record_of(2)))
+    c = client_for(alice)
+    pages = [reverse("stats:imported", args=[imported.pk])] * 2 + [
+        reverse("stats:imported_hand", args=[imported.pk, 0])
+    ]
+    assert [c.get(url).status_code for url in pages] == [200, 200, 200]
+    refused = c.get(pages[0])
+    assert refused.status_code == 429 and "Too many" in refused.content.decode()
