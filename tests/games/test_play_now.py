@@ -49,7 +49,9 @@ def test_new_guests_are_limited_per_address(settings: Any) -> None:
 
 def test_a_guest_plays_only_live_against_bots_at_their_own_tables(alice: Any) -> None:
     guest = guests.guest_create()
-    kwargs = dict(name="T", rules={}, target=10, move_seconds=None, visibility="public")
+    kwargs: dict[str, Any] = dict(
+        name="T", rules={}, target=10, move_seconds=None, visibility="public"
+    )
     with pytest.raises(services.Forbidden):  # by turns
         services.table_create(
             owner=guest, **{**kwargs, "mode": "turns", "move_seconds": 86400},

@@ -63,4 +63,3 @@ def test_the_table_says_what_the_stand_in_did_until_your_own_move(
     move(game, 0, games_services.Actor.person(alice))  # her own move
     assert "A bot played" not in alice_sees(table)
     assert "A bot played" not in realtime.render_table(table, table.games.get(), 1)  # bob's table
-
