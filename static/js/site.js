@@ -100,5 +100,8 @@ function showInvitationLinks(root) {
     if (a.textContent !== a.href) a.textContent = a.href;
   }
 }
-document.addEventListener("DOMContentLoaded", () => showInvitationLinks());
-document.addEventListener("htmx:afterSettle", (event) => showInvitationLinks(event.target));
+// Whatever redraws the table (a page's swap, a socket's morph), the links stay whole.
+document.addEventListener("DOMContentLoaded", () => {
+  showInvitationLinks();
+  new MutationObserver(() => showInvitationLinks()).observe(document.body, { childList: true, subtree: true, characterData: true });
+});
