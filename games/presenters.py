@@ -27,6 +27,7 @@ from games.engine import GameView, IllegalAction
 
 from . import messages, narration, words
 from .models import Game, Hand, Table
+from .services import TIMEOUTS_BEFORE_HANDOVER
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
 
@@ -939,8 +940,6 @@ def _stopped(view: GameView) -> GameView:
 def _stood_in(state: Any, me: int | None, seats: dict[int, Any]) -> str:
     """To a person back at their seat (not away, not handed over): what the
     stand-in bot did for them since their own last move."""
-    from .services import TIMEOUTS_BEFORE_HANDOVER
-
     seat = seats.get(me) if me is not None else None
     if state is None or seat is None or seat.user_id is None or seat.away:
         return ""

@@ -204,11 +204,16 @@ def mark_all_read(user: Any) -> int:
 
 def mark_read_by_key(*, user_id: int, kind: str, key_prefix: str) -> int:
     """Mark read the user's unread notifications of `kind` whose key starts
-    with `key_prefix` (e.g. a table's chat once its page is open). Looks
-    before writing: most calls find nothing and take no write lock."""
+    with `key_prefix` (e.g. a table's chat once its page is open)."""
     unread = Notification.objects.filter(
         user_id=user_id, kind=kind, turn_key__startswith=key_prefix, read_at__isnull=True
     )
+    return _read_now(unread, user_id)
+
+
+def _read_now(unread: QuerySet[Notification], user_id: int) -> int:
+    """Mark `unread` (the user's) read, and push the badge if any changed.
+    Looks before writing: most calls find nothing and take no write lock."""
     if not unread.exists():
         return 0
     changed = unread.update(read_at=timezone.now())
@@ -336,14 +341,7 @@ def seen_at_table(*, user_id: int, table_id: int) -> int:
     unread = Notification.objects.filter(
         user_id=user_id, game__table_id=table_id, read_at__isnull=True
     ).exclude(kind=Notification.Kind.CHAT)
-    if not unread.exists():
-        return 0
-    changed = unread.update(read_at=timezone.now())
-    if changed:
-        user = get_user_model().objects.filter(pk=user_id).first()
-        if user is not None:
-            _push_badge_on_commit(user)
-    return changed
+    return _read_now(unread, user_id)
 
 
 def toast_html(note: Notification) -> str:

@@ -7,9 +7,11 @@ import datetime
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from games import engine, services, tasks
-from games.models import Game
+from games.models import Game, Table
 
 NOON = datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.UTC)
 
@@ -106,3 +108,20 @@ def my_points(game: Game) -> list[int]:
     """The person's (seat 0) points in each finished hand, in order."""
     results = game.hands.filter(result__complete=True).order_by("number")
     return [r["points"][0] for r in results.values_list("result", flat=True) if r]
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def start(client: Client) -> Table:
+    """Press "Play today's deal": the player's daily table."""
+    response = client.post(reverse("daily:play"))
+    assert response.status_code == 302
+    return Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+
+
+def day_url(day: datetime.date) -> str:
+    return reverse("daily:day", args=[day.isoformat()])

@@ -7,7 +7,6 @@ import datetime
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from daily import selectors, services
 from daily.models import DailyDeal, Entry
@@ -16,17 +15,11 @@ from games.engine import Rules
 from games.models import Game, Table
 from stats.services import ratings_update
 
-from .conftest import NOON, drive, my_points, records
+from .conftest import NOON, client_for, drive, my_points, records
 
 pytestmark = pytest.mark.django_db
 
 DAY = NOON.date()
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 # --------------------------------------------------------------------------- the day's deal

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,25 +18,9 @@ from daily import services
 from daily.models import DailyDeal, Entry
 from games.models import Hand, Table
 
-from .conftest import drive, established, verified
+from .conftest import client_for, day_url, drive, established, start, verified
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def start(client: Client) -> Table:
-    response = client.post(reverse("daily:play"))
-    assert response.status_code == 302
-    return Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
-
-
-def day_url(day: datetime.date) -> str:
-    return reverse("daily:day", args=[day.isoformat()])
 
 
 def sealed_urls(hand: Hand) -> list[str]:

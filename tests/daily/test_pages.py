@@ -4,7 +4,6 @@ a 4xx that changes nothing. What opens only when the day ends: test_fairness."""
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 import pytest
@@ -16,25 +15,9 @@ from daily import services
 from daily.models import DailyDeal, Entry
 from games.models import Game, Table
 
-from .conftest import drive
+from .conftest import client_for, day_url, drive, start
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def start(client: Client) -> Table:
-    response = client.post(reverse("daily:play"))
-    assert response.status_code == 302
-    return Table.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
-
-
-def day_url(day: datetime.date) -> str:
-    return reverse("daily:day", args=[day.isoformat()])
 
 
 def test_today_page_offers_the_deal_and_play_opens_the_players_own_table(alice: Any) -> None:
