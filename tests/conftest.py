@@ -35,6 +35,9 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, value in site_settings.redis_settings(str(_redis["url"])).items():
         setattr(settings, name, value)
     settings.BOT_MOVE_DELAY = settings.BOT_TRICK_PAUSE = settings.BOT_HAND_PAUSE = 0.0
+    # A fast password hasher for every test made in this process (PBKDF2 took
+    # about 0.4 s a user here); the browser tests' daphne keeps the real one.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     celery_conf(broker_url=_redis["url"])
 
 

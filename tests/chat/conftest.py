@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from django.test import Client
 
 from tests.games.conftest import full_table, game, open_table, players  # noqa: F401
@@ -28,8 +27,3 @@ def say(
     """Post to the table's chat as the chat's forms do (htmx unless told)."""
     headers = {"HX-Request": "true"} if htmx else {}
     return client.post(f"/tables/{table_id}/chat/", {**(fields or {}), **more}, headers=headers)
-
-
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

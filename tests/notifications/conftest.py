@@ -52,7 +52,6 @@ def eager_celery() -> Iterator[None]:
 def _notification_settings(settings: Any) -> None:
     settings.NOTIFY_EMAIL_DELAY = 0
     settings.SITE_URL = "http://testserver"
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.VAPID_PUBLIC_KEY = ""
     settings.VAPID_PRIVATE_KEY = ""
 

@@ -17,7 +17,6 @@ PASSWORD = "admin-pw-correct-horse"
 
 @pytest.fixture(autouse=True)
 def _admin_settings(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.ADMIN_LOGIN_RATE = "3/h"
 
 

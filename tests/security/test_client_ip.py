@@ -20,11 +20,6 @@ from .conftest import ROOT, Daphne
 LIMITED = "Too many failed login attempts"
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashes(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def fail_login(client: Client, n: int, forwarded: str) -> str:
     """A wrong password for a user name not tried before (allauth also limits per name)."""
     response = client.post(

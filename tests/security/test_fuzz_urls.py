@@ -706,11 +706,6 @@ def world(db: Any, alice: Any, bob: Any, carol: Any, outsider: Any) -> World:
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _no_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Push endpoints are looked up in DNS: answer every name lookup at once
     with 'not found' (IP literals are still resolved), so no example waits on

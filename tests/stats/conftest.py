@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -14,8 +13,3 @@ def eager_celery() -> Iterator[None]:
     celery_conf(task_always_eager=True)
     yield
     celery_conf(task_always_eager=False)
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
