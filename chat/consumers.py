@@ -31,6 +31,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from euchre_site import safe_json
+from euchre_site.refusal import Refusal
 from euchre_site.socket_db import database_sync_to_async
 from games import access
 from games.consumers import TableConsumer
@@ -140,6 +141,6 @@ class TableChatConsumer(TableConsumer):
                 services.message_send_limited(
                     request=request, table=table, text=text, phrase=phrase
                 )
-            except services.ChatError as exc:
+            except Refusal as exc:
                 return exc.message
             return ""

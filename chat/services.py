@@ -1,10 +1,11 @@
 """Every change to the chat: one service per change.
 
-A refusal raises `ChatError` (a clear message and the 4xx status to answer
-with); nothing has changed then. What is sent is delivered after the commit
-over the table's websocket group, once per page: each reader's socket writes
-it in its reader's language and drops it for readers who muted or blocked
-the sender (`chat.consumers`). Nothing tells the sender who does not read them.
+A refusal raises `euchre_site.refusal.Refusal` (a clear message and the 4xx
+status to answer with); nothing has changed then. What is sent is delivered
+after the commit over the table's websocket group, once per page: each
+reader's socket writes it in its reader's language and drops it for readers
+who muted or blocked the sender (`chat.consumers`). Nothing tells the sender
+who does not read them.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django_ratelimit.core import is_ratelimited
 
 from accounts import guests
 from euchre_site import push
-from euchre_site.refusal import Refusal
+from euchre_site.refusal import Code, Refusal
 from games import access, presence
 from games import realtime as game_realtime
 from games.models import Game, Seat, Table
@@ -41,26 +42,22 @@ NOTIFY_KIND = "chat"
 MAX_CODE = 32  # characters of a quick phrase's code (or a report's reason) read
 
 
-class ChatError(Refusal):
-    """A chat message or report refused (see Refusal)."""
-
-
 def clean_text(raw: str) -> str:
     """The text as it will be shown: Unicode NFC, line breaks and tabs as
     spaces, stripped. Refused: empty, over MAX_TEXT characters, or holding a
     control character (NUL and the like)."""
     if len(raw) > MAX_RAW:
-        raise ChatError(too_long())
+        raise Refusal(too_long())
     text = unicodedata.normalize("NFC", raw)
     text = text.replace("\r\n", " ").translate({ord(c): " " for c in "\r\n\t"}).strip()
     if not text:
         # Translators: a chat message was sent empty.
-        raise ChatError(_("Write a message first."))
+        raise Refusal(_("Write a message first."))
     if len(text) > MAX_TEXT:
-        raise ChatError(too_long())
+        raise Refusal(too_long())
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in text):
         # Translators: a chat message held an invisible control character (such as NUL) or an unknown one.
-        raise ChatError(
+        raise Refusal(
             _("The message holds a character that cannot be shown: remove it and send again.")
         )
     return text
@@ -78,7 +75,7 @@ def message_send_limited(*, request: Any, table: Table, text: str, phrase: str) 
     if is_ratelimited(request, group="chat", key="user", rate=settings.CHAT_RATE, increment=True):
         # Translators: the reader sent many chat messages in a short time.
         said = _("You are sending messages too fast: wait a few seconds and try again.")
-        raise ChatError(said, 429)
+        raise Refusal(said, code=Code.TOO_MANY)
     return message_send(table=table, user=request.user, text=text, phrase=phrase[:MAX_CODE])
 
 
@@ -86,21 +83,23 @@ def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -
     """Send a quick phrase (its code) or a free text to the table's chat."""
     phrase, text = phrase or "", text or ""
     if guests.is_guest(user):
-        raise ChatError(guests.refusal(), 403)
+        raise Refusal(guests.refusal(), code=Code.GUEST)
     if not selectors.has_chat(table):
         # Translators: a chat message was sent at a daily deal's table (one player and two bots).
-        raise ChatError(_("There is no chat at a daily deal's table."), 403)
+        raise Refusal(_("There is no chat at a daily deal's table."), code=Code.FORBIDDEN)
     if phrase:
         if text.strip():
-            raise ChatError(_("Send a quick phrase or a message, not both."))
+            raise Refusal(_("Send a quick phrase or a message, not both."))
         if phrase not in PHRASES:
             # Translators: a chat request named a quick phrase that does not exist.
-            raise ChatError(_("There is no such quick phrase."))
+            raise Refusal(_("There is no such quick phrase."))
     else:
         text = clean_text(text)
     seat = access.seat_of(table, user)  # the view's table has its seats loaded
     if seat is None and not selectors.spectators_may_chat(table.pk):
-        raise ChatError(_("Only the players at this table can write in its chat."), 403)
+        raise Refusal(
+            _("Only the players at this table can write in its chat."), code=Code.FORBIDDEN
+        )
     now = timezone.now()
     # Read before the transaction: on SQLite (immediate transactions) it holds
     # the database's one write lock, which the worker's moves wait for; the
@@ -113,7 +112,7 @@ def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -
     )
     if last is not None and (last.phrase, last.text) == (phrase, text):
         # Translators: the same chat message was sent twice within a few seconds.
-        raise ChatError(_("You have just sent that."), 409)
+        raise Refusal(_("You have just sent that."), code=Code.CONFLICT)
     game_id = (
         Game.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
     )
@@ -204,7 +203,9 @@ def spectators_chat_set(*, table: Table, user: Any, allow: bool) -> TableChat:
     """The table's owner lets spectators write in the chat, or stops them."""
     if table.owner_id != user.pk:
         # Translators: someone other than the table's owner tried to change who may write in its chat.
-        raise ChatError(_("Only the table's owner can change who writes in its chat."), 403)
+        raise Refusal(
+            _("Only the table's owner can change who writes in its chat."), code=Code.FORBIDDEN
+        )
     with transaction.atomic():
         row, _created = TableChat.objects.update_or_create(
             table=table, defaults={"spectators_may_chat": allow}
@@ -218,9 +219,9 @@ def message_report(*, message: Message, user: Any, reason: str) -> tuple[Report,
     """Report a message to the site's staff, with the conversation around it;
     (report, False) when this reader reported it already (nothing changes)."""
     if message.sender_id == user.pk:
-        raise ChatError(_("You cannot report your own message."))
+        raise Refusal(_("You cannot report your own message."))
     if reason not in Report.Reason.values:
-        raise ChatError(_("Choose why you report the message."))
+        raise Refusal(_("Choose why you report the message."))
     existing = Report.objects.filter(message=message, reporter=user).first()
     if existing is not None:
         return existing, False

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
+from euchre_site.refusal import Refusal
 from games import access
 from games.models import Table
 
@@ -70,7 +71,7 @@ def send(request: HttpRequest, table_id: int) -> HttpResponse:
             text=request.POST.get("text", ""),
             phrase=request.POST.get("phrase", ""),
         )
-    except services.ChatError as exc:
+    except Refusal as exc:
         return _refused(request, table.pk, exc.message, exc.status)
     return _done(request, table.pk)
 
@@ -86,7 +87,7 @@ def spectators(request: HttpRequest, table_id: int) -> HttpResponse:
         return _refused(request, table.pk, _("Choose whether spectators may write."), 400)
     try:
         services.spectators_chat_set(table=table, user=request.user, allow=allow == "1")
-    except services.ChatError as exc:
+    except Refusal as exc:
         return _refused(request, table.pk, exc.message, exc.status)
     if allow == "1":
         # Translators: the table's owner let spectators write in the table's chat.
@@ -112,7 +113,7 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
         _report, created = services.message_report(
             message=message, user=user, reason=request.POST.get("reason", "")[: services.MAX_CODE]
         )
-    except services.ChatError as exc:
+    except Refusal as exc:
         return _refused(request, message.table_id, exc.message, exc.status)
     if created:
         # Translators: the reader reported a chat message to the site's staff.

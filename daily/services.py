@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import guests
+from euchre_site.refusal import Code, Refusal
 from games import engine
 from games import services as games
 from games.engine import Rules
@@ -35,29 +36,6 @@ from stats.facts import DAILY
 from stats.models import GameFact
 
 from .models import HANDS, SEAT, DailyDeal, Entry
-
-
-class DailyError(Exception):
-    """A request that changes nothing; `message` is what the player reads and
-    `status` the HTTP status that answers it."""
-
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class AlreadyPlayed(DailyError):
-    status = 409
-
-
-class NotPlaying(DailyError):
-    status = 409
-
-
-class GuestRefused(DailyError):
-    status = 403
 
 
 def today(now: datetime.datetime | None = None) -> datetime.date:
@@ -107,9 +85,9 @@ def deal_for_day(*, day: datetime.date) -> DailyDeal:
 def attempt_start(*, user: Any, now: datetime.datetime | None = None) -> Entry:
     """Start the player's attempt at today's deal, or give back the one under
     way (it is resumed at the same table). A second attempt after the first
-    ended is refused (AlreadyPlayed) and changes nothing."""
+    ended is refused (a Refusal, CONFLICT) and changes nothing."""
     if guests.is_guest(user):
-        raise GuestRefused(guests.refusal())
+        raise Refusal(guests.refusal(), code=Code.GUEST)
     day = today(now)
     entries_close_past(day=day, user=user)
     deal = deal_for_day(day=day)
@@ -134,9 +112,10 @@ def attempt_start(*, user: Any, now: datetime.datetime | None = None) -> Entry:
                 entry.save(update_fields=["game", "streak"])
                 return entry
         if entry.status != Entry.Status.PLAYING:
-            raise AlreadyPlayed(
+            raise Refusal(
                 # Translators: the daily deal (the same five deals for every player) is played once a day; the next starts at midnight UTC.
-                _("You have played today's daily deal already. The next one starts at 00:00 UTC.")
+                _("You have played today's daily deal already. The next one starts at 00:00 UTC."),
+                code=Code.CONFLICT,
             )
         return entry
 
@@ -147,7 +126,7 @@ def attempt_stop(*, user: Any, now: datetime.datetime | None = None) -> Entry:
     entry = Entry.objects.filter(deal__date=today(now), user=user).select_related("game").first()
     if entry is None or entry.status != Entry.Status.PLAYING:
         # Translators: the player asked to stop a daily deal they are not playing.
-        raise NotPlaying(_("You are not playing today's daily deal."))
+        raise Refusal(_("You are not playing today's daily deal."), code=Code.CONFLICT)
     _stop(entry)
     return entry
 

@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from euchre_site.refusal import Code, Refusal
+
 from . import selectors, services
 from .models import DailyDeal
 
@@ -29,7 +31,7 @@ def _day(text: str) -> datetime.date:
         raise Http404("No such day") from None
 
 
-def _refused(request: HttpRequest, exc: services.DailyError) -> HttpResponse:
+def _refused(request: HttpRequest, exc: Refusal) -> HttpResponse:
     """Nothing changed: today's page with the reason, under the error's status."""
     return render(
         request, "daily/today.html", _today_context(request, message=exc.message), status=exc.status
@@ -74,11 +76,14 @@ def play(request: HttpRequest) -> HttpResponse:
     """Start today's attempt (or resume the one under way) at its table."""
     if _limited(request):
         return _refused(
-            request, _TooMany(_("Too many requests at once: wait a moment and try again."))
+            request,
+            Refusal(
+                _("Too many requests at once: wait a moment and try again."), code=Code.TOO_MANY
+            ),
         )
     try:
         entry = services.attempt_start(user=request.user)
-    except services.DailyError as exc:
+    except Refusal as exc:
         return _refused(request, exc)
     assert entry.game is not None
     return redirect(entry.game.table)
@@ -90,17 +95,16 @@ def stop(request: HttpRequest) -> HttpResponse:
     """Leave today's attempt half-played: the hands played so far count."""
     if _limited(request):
         return _refused(
-            request, _TooMany(_("Too many requests at once: wait a moment and try again."))
+            request,
+            Refusal(
+                _("Too many requests at once: wait a moment and try again."), code=Code.TOO_MANY
+            ),
         )
     try:
         entry = services.attempt_stop(user=request.user)
-    except services.DailyError as exc:
+    except Refusal as exc:
         return _refused(request, exc)
     return redirect(entry.deal)
-
-
-class _TooMany(services.DailyError):
-    status = 429
 
 
 @login_required

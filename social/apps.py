@@ -3,6 +3,8 @@ from typing import Any
 
 from django.apps import AppConfig
 
+from euchre_site.refusal import Refusal
+
 
 class SocialConfig(AppConfig):
     name = "social"
@@ -38,5 +40,5 @@ def _signed_up(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> None:
     token = request.session.pop(selectors.SIGNUP_INVITATION_KEY, None) if request else None
     if isinstance(token, str):
         # Gone or taken meanwhile: the invitation page they land on says so.
-        with contextlib.suppress(services.SocialError):
+        with contextlib.suppress(Refusal):
             services.invitation_accept(token=token, user=user)

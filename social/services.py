@@ -1,7 +1,7 @@
 """Every change to who plays with whom: one service per change.
 
-A refusal raises `SocialError` (a clear message and the 4xx status to answer
-with); nothing has changed then. What a blocked player is refused never says
+A refusal raises `euchre_site.refusal.Refusal` (a clear message and the
+4xx status to answer with); nothing has changed then. What a blocked player is refused never says
 that they are blocked: a friend request or an invitation to someone who
 blocked its sender is stored as usual and simply never shown to them.
 """
@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import guests
-from euchre_site.refusal import Refusal
+from euchre_site.refusal import Code, Refusal
 from games import realtime as game_realtime
 from games import services as game_services
 from games.forms import without_hidden_characters
@@ -32,32 +32,30 @@ User = get_user_model()
 MAX_NAME = 150  # accounts.User.username's length
 
 
-class SocialError(Refusal):
-    """A friend, block or invitation request refused (see Refusal)."""
-
-
 def player_named(name: str) -> Any:
     """The active player with this user name (any case), or a 404 refusal."""
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME or "\x00" in name:
-        raise SocialError(_("Type a player's user name."))
+        raise Refusal(_("Type a player's user name."))
     # Guests (accounts.guests) are nobody's friends or invitees: not found.
     user = User.objects.filter(username__iexact=name, is_active=True, is_guest=False).first()
     if user is None:
         # Translators: %(name)s is what the reader typed as a player's user name.
-        raise SocialError(_("There is no player called %(name)s.") % {"name": name}, 404)
+        raise Refusal(
+            _("There is no player called %(name)s.") % {"name": name}, code=Code.NOT_FOUND
+        )
     return user
 
 
 def _not_guest(*users: Any) -> None:
     """Guests have no friends, invitations or blocks: they sign up first."""
     if any(guests.is_guest(u) for u in users):
-        raise SocialError(guests.refusal(), 403)
+        raise Refusal(guests.refusal(), code=Code.GUEST)
 
 
 def _not_self(user: Any, other: Any) -> None:
     if user.pk == other.pk:
-        raise SocialError(_("That is you."))
+        raise Refusal(_("That is you."))
 
 
 def _tell(user: Any, kind: str, url: str, params: dict[str, Any]) -> None:
@@ -74,8 +72,9 @@ def friend_request_send(*, sender: Any, recipient: Any) -> FriendRequest:
     _not_self(sender, recipient)
     _not_guest(sender, recipient)
     if selectors.has_blocked(sender.pk, recipient.pk):
-        raise SocialError(
-            _("You blocked %(name)s: unblock them first.") % {"name": recipient.username}, 409
+        raise Refusal(
+            _("You blocked %(name)s: unblock them first.") % {"name": recipient.username},
+            code=Code.CONFLICT,
         )
     with transaction.atomic():
         live = FriendRequest.objects.select_for_update().filter(
@@ -84,14 +83,15 @@ def friend_request_send(*, sender: Any, recipient: Any) -> FriendRequest:
         )
         for req in live:
             if req.status == FriendRequest.Status.ACCEPTED:
-                raise SocialError(
-                    _("You and %(name)s are already friends.") % {"name": recipient.username}, 409
+                raise Refusal(
+                    _("You and %(name)s are already friends.") % {"name": recipient.username},
+                    code=Code.CONFLICT,
                 )
             if req.sender_id == sender.pk:
-                raise SocialError(
+                raise Refusal(
                     _("Your request to %(name)s is already waiting for an answer.")
                     % {"name": recipient.username},
-                    409,
+                    code=Code.CONFLICT,
                 )
             if not selectors.has_blocked(recipient.pk, sender.pk):
                 return _answer(req, FriendRequest.Status.ACCEPTED)
@@ -99,10 +99,10 @@ def friend_request_send(*, sender: Any, recipient: Any) -> FriendRequest:
             with transaction.atomic():
                 req = FriendRequest.objects.create(sender=sender, recipient=recipient)
         except IntegrityError:  # the same request twice at once
-            raise SocialError(
+            raise Refusal(
                 _("Your request to %(name)s is already waiting for an answer.")
                 % {"name": recipient.username},
-                409,
+                code=Code.CONFLICT,
             ) from None
     if not selectors.has_blocked(recipient.pk, sender.pk):
         transaction.on_commit(
@@ -132,7 +132,7 @@ def _pending(*, sender: Any, recipient: Any) -> FriendRequest:
         .first()
     )
     if req is None:
-        raise SocialError(_("There is no friend request waiting."), 409)
+        raise Refusal(_("There is no friend request waiting."), code=Code.CONFLICT)
     return req
 
 
@@ -141,7 +141,7 @@ def friend_request_answer(*, recipient: Any, sender: Any, accept: bool) -> Frien
     with transaction.atomic():
         req = _pending(sender=sender, recipient=recipient)
         if selectors.has_blocked(recipient.pk, sender.pk):  # never shown to them
-            raise SocialError(_("There is no friend request waiting."), 409)
+            raise Refusal(_("There is no friend request waiting."), code=Code.CONFLICT)
         status = FriendRequest.Status.ACCEPTED if accept else FriendRequest.Status.DECLINED
         return _answer(req, status)
 
@@ -160,7 +160,7 @@ def unfriend(*, user: Any, other: Any) -> None:
         status=FriendRequest.Status.ACCEPTED,
     ).update(status=FriendRequest.Status.ENDED, answered=timezone.now())
     if not ended:
-        raise SocialError(_("You are not friends."), 409)
+        raise Refusal(_("You are not friends."), code=Code.CONFLICT)
 
 
 # --------------------------------------------------------------------------- block and mute
@@ -245,44 +245,48 @@ def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> 
         try:
             validate_email(name)
         except ValidationError:
-            raise SocialError(_("Type a player's user name or an e-mail address.")) from None
+            raise Refusal(_("Type a player's user name or an e-mail address.")) from None
         email = name[:254]
     else:
         invitee = player_named(name)
         _not_self(inviter, invitee)
         if selectors.has_blocked(inviter.pk, invitee.pk):
-            raise SocialError(
-                _("You blocked %(name)s: unblock them first.") % {"name": invitee.username}, 409
+            raise Refusal(
+                _("You blocked %(name)s: unblock them first.") % {"name": invitee.username},
+                code=Code.CONFLICT,
             )
     if position not in (0, 1, 2):
-        raise SocialError(_("Choose seat 1, 2 or 3."))
+        raise Refusal(_("Choose seat 1, 2 or 3."))
     now = timezone.now()
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seats = {s.position: s for s in table.seats.all()}
         if inviter.pk not in {s.user_id for s in seats.values()}:
-            raise SocialError(_("Only the players at this table can invite."), 403)
+            raise Refusal(_("Only the players at this table can invite."), code=Code.FORBIDDEN)
         if table.status != Table.Status.OPEN:
-            raise SocialError(_("The game at this table has already started."), 409)
+            raise Refusal(_("The game at this table has already started."), code=Code.CONFLICT)
         if not seats[position].is_empty:
-            raise SocialError(_("That seat is taken."), 409)
+            raise Refusal(_("That seat is taken."), code=Code.CONFLICT)
         if invitee is not None and invitee.pk in {s.user_id for s in seats.values()}:
-            raise SocialError(
-                _("%(name)s already has a seat at this table.") % {"name": invitee.username}, 409
+            raise Refusal(
+                _("%(name)s already has a seat at this table.") % {"name": invitee.username},
+                code=Code.CONFLICT,
             )
         Invitation.objects.filter(
             table=table, status=Invitation.Status.PENDING, expires__lte=now
         ).update(status=Invitation.Status.EXPIRED)
         pending = Invitation.objects.filter(table=table, status=Invitation.Status.PENDING)
         if pending.filter(position=position).exists():
-            raise SocialError(_("That seat is held for an invited player."), 409)
+            raise Refusal(_("That seat is held for an invited player."), code=Code.CONFLICT)
         if invitee is not None and pending.filter(invitee=invitee).exists():
-            raise SocialError(
-                _("%(name)s is already invited to this table.") % {"name": invitee.username}, 409
+            raise Refusal(
+                _("%(name)s is already invited to this table.") % {"name": invitee.username},
+                code=Code.CONFLICT,
             )
         if email and pending.filter(email__iexact=email).exists():
-            raise SocialError(
-                _("%(name)s is already invited to this table.") % {"name": email}, 409
+            raise Refusal(
+                _("%(name)s is already invited to this table.") % {"name": email},
+                code=Code.CONFLICT,
             )
         invitation = Invitation.objects.create(
             table=table,
@@ -316,11 +320,11 @@ def _live_invitation_for(token: str, user: Any) -> Invitation:
     if invitation is None or (
         invitation.invitee_id is not None and invitation.invitee_id != user.pk
     ):
-        raise SocialError(_("This invitation is not for you."), 404)
+        raise Refusal(_("This invitation is not for you."), code=Code.NOT_FOUND)
     if invitation.invitee_id is not None and selectors.has_blocked(user.pk, invitation.inviter_id):
-        raise SocialError(_("This invitation is not for you."), 404)
+        raise Refusal(_("This invitation is not for you."), code=Code.NOT_FOUND)
     if not invitation.is_live():
-        raise SocialError(_("This invitation is no longer open."), 410)
+        raise Refusal(_("This invitation is no longer open."), 410, code=Code.CONFLICT)
     return invitation
 
 
@@ -337,7 +341,7 @@ def invitation_accept(*, token: str, user: Any) -> Table:
                 table=invitation.table, user=user, position=invitation.position
             )
         except game_services.GameError as exc:
-            raise SocialError(exc.message, exc.status) from None
+            raise Refusal(exc.message, exc.status) from None
         invitation.refresh_from_db()
         invitation.status = Invitation.Status.ACCEPTED
         invitation.answered = timezone.now()
@@ -361,7 +365,7 @@ def invitation_cancel(*, invitation_id: int, user: Any) -> None:
             .first()
         )
         if invitation is None or user.pk not in (invitation.inviter_id, invitation.table.owner_id):
-            raise SocialError(_("There is no such invitation."), 404)
+            raise Refusal(_("There is no such invitation."), code=Code.NOT_FOUND)
         _close(invitation, Invitation.Status.CANCELLED)
 
 
@@ -394,11 +398,11 @@ def play_again(*, table: Table, user: Any) -> Table:
     same bots in theirs, and the other people are invited to theirs."""
     seats = list(table.seats.select_related("user"))
     if table.status != Table.Status.FINISHED or user.pk not in {s.user_id for s in seats}:
-        raise SocialError(_("Only the players of a finished game can play again."), 409)
+        raise Refusal(_("Only the players of a finished game can play again."), code=Code.CONFLICT)
     try:
         return _play_again(table, user, seats)
     except game_services.GameError as exc:  # a cap (expert bots), a guest: nothing made
-        raise SocialError(exc.message, exc.status) from None
+        raise Refusal(exc.message, exc.status) from None
 
 
 def _play_again(table: Table, user: Any, seats: list[Seat]) -> Table:

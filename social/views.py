@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
+from euchre_site.refusal import Code, Refusal
 from games import access
 from games.models import Table
 
@@ -68,7 +69,7 @@ def social_post(
                 return _refused(request, _("Too many at once: wait a while and try again."), 429)
             try:
                 done = handler(request, *args, **kwargs)
-            except services.SocialError as exc:
+            except Refusal as exc:
                 return _refused(request, exc.message, exc.status)
             said, go = done if isinstance(done, tuple) else (done, None)
             if getattr(request, "htmx", False) and go is None:
@@ -169,7 +170,7 @@ def friend(request: HttpRequest, username: str) -> str:
     if what == "remove":
         services.unfriend(user=user, other=other)
         return _("%(name)s is no longer your friend.") % name
-    raise services.SocialError(_("Choose what to do."))
+    raise Refusal(_("Choose what to do."))
 
 
 @social_post("block", "SOCIAL_RATE")
@@ -206,7 +207,7 @@ def unmute(request: HttpRequest, username: str) -> str:
 def _position(request: HttpRequest) -> int:
     raw = request.POST.get("position", "")
     if raw not in ("0", "1", "2"):
-        raise services.SocialError(_("Choose seat 1, 2 or 3."))
+        raise Refusal(_("Choose seat 1, 2 or 3."))
     return int(raw)
 
 
@@ -214,7 +215,7 @@ def _position(request: HttpRequest) -> int:
 def invite_player(request: HttpRequest, table_id: int) -> str:
     table = get_object_or_404(Table.objects.prefetch_related("seats"), pk=table_id)
     if not access.may_view(request.user, table, request.session):
-        raise services.SocialError(_("There is no such table."), 404)
+        raise Refusal(_("There is no such table."), code=Code.NOT_FOUND)
     name = request.POST.get("name", "")[:300]
     inv = services.invitation_send(
         table=table, inviter=request.user, name=name, position=_position(request)
@@ -245,8 +246,8 @@ def invitation_answer(request: HttpRequest, token: str) -> HttpResponse:
             services.invitation_decline(token=token, user=request.user)
             messages.success(request, _("Invitation declined."))
             return redirect("social:friends")
-        raise services.SocialError(_("Choose what to do."))
-    except services.SocialError as exc:
+        raise Refusal(_("Choose what to do."))
+    except Refusal as exc:
         return _refused(request, exc.message, exc.status)
 
 
@@ -254,7 +255,7 @@ def invitation_answer(request: HttpRequest, token: str) -> HttpResponse:
 def play_again(request: HttpRequest, table_id: int) -> Done:
     table = get_object_or_404(Table, pk=table_id)
     if not access.may_view(request.user, table, request.session):
-        raise services.SocialError(_("There is no such table."), 404)
+        raise Refusal(_("There is no such table."), code=Code.NOT_FOUND)
     new = services.play_again(table=table, user=request.user)
     said = _("A new table is open: the same players are invited to their seats.")
     return said, new.get_absolute_url()

@@ -19,6 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from euchre_site.refusal import Code, Refusal
 from games import access, bots, engine
 from games.bots import hard
 from games.bots.common import Knowledge
@@ -29,12 +30,6 @@ from .facts import bot_made
 from .models import Review
 
 BUDGET_MS = 120
-
-
-class ReviewError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -75,11 +70,11 @@ def review_request(*, hand: Hand, user: Any) -> Review:
     """Queue a review of `user`'s decisions in a finished hand they played."""
     if hand.result is None or not hand.result.get("complete"):
         # Translators: a hard-bot review (the strongest computer player looks at a person's decisions) was asked for a hand not yet over.
-        raise ReviewError(_("Only finished hands can be reviewed."))
+        raise Refusal(_("Only finished hands can be reviewed."), code=Code.CONFLICT)
     seat = access.seat_of(hand.game.table, user)
     if seat is None:
         # Translators: a hard-bot review was asked for by someone who did not play the hand.
-        raise ReviewError(_("You did not play this hand."))
+        raise Refusal(_("You did not play this hand."), code=Code.FORBIDDEN)
     try:
         with transaction.atomic():
             review, created = Review.objects.get_or_create(

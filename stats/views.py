@@ -21,6 +21,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
 
 from euchre_site.downloads import json_attachment
+from euchre_site.refusal import Refusal
 from games import words
 from games.narration import describe
 
@@ -28,7 +29,7 @@ from . import charts, selectors
 from .forms import HistoryFilterForm
 from .models import PROVISIONAL_GAMES, ImportedGame, Review
 from .replay import step_context
-from .review import ReviewError, agreement_progress, agreement_request, review_request
+from .review import agreement_progress, agreement_request, review_request
 from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
 from .services import leaderboard as leaderboard_rows
 
@@ -371,9 +372,12 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
         try:
             with transaction.atomic():
                 rev = review_request(hand=hand, user=request.user)
-        except ReviewError as exc:
+        except Refusal as exc:
             return render(
-                request, "stats/review.html#panel", {"error": exc.message, "hand": hand}, status=400
+                request,
+                "stats/review.html#panel",
+                {"error": exc.message, "hand": hand},
+                status=exc.status,
             )
     else:
         rev = Review.objects.filter(hand=hand, user=_me(request)).first()

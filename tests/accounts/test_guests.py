@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from accounts import guests
 from chat import services as chat
-from chat.services import ChatError
 from daily import services as daily
+from euchre_site.refusal import Refusal
 from social import services as social
 
 pytestmark = pytest.mark.django_db
@@ -34,15 +34,15 @@ def test_a_guest_is_a_real_player_named_like_guest_4821(guest: Any) -> None:
 
 
 def test_a_guest_may_not_befriend_invite_or_play_the_daily_deal(guest: Any, alice: Any) -> None:
-    with pytest.raises(social.SocialError) as refused:
+    with pytest.raises(Refusal) as refused:
         social.friend_request_send(sender=guest, recipient=alice)
     assert refused.value.status == 403 and "Sign up" in refused.value.message
-    with pytest.raises(social.SocialError):
+    with pytest.raises(Refusal):
         social.friend_request_send(sender=alice, recipient=guest)
-    with pytest.raises(social.SocialError) as nobody:
+    with pytest.raises(Refusal) as nobody:
         social.player_named(guest.username)  # guests are not found by name
     assert nobody.value.status == 404
-    with pytest.raises(daily.DailyError) as no_daily:
+    with pytest.raises(Refusal) as no_daily:
         daily.attempt_start(user=guest)
     assert no_daily.value.status == 403
     from daily.models import Entry
@@ -54,7 +54,7 @@ def test_a_guest_may_not_write_in_a_chat(guest: Any, alice: Any, bob: Any) -> No
     from tests.games.conftest import open_table
 
     table = open_table(alice)
-    with pytest.raises(ChatError) as refused:
+    with pytest.raises(Refusal) as refused:
         chat.message_send(table=table, user=guest, phrase="gg")
     assert refused.value.status == 403
 

@@ -10,6 +10,7 @@ import pytest
 
 from daily import selectors, services
 from daily.models import DailyDeal, Entry
+from euchre_site.refusal import Code, Refusal
 from games import services as games
 from games.engine import Rules
 from games.models import Game, Table
@@ -80,8 +81,9 @@ def test_a_whole_attempt_scores_five_hands_and_a_second_attempt_is_refused(alice
     assert entry.points == mine and entry.total == sum(mine) == game.scores[0]
     assert entry.place == 1 and entry.streak == 1
     assert not ratings_update(game=game)  # daily deals are not rated
-    with pytest.raises(services.AlreadyPlayed):
+    with pytest.raises(Refusal, match="played today's daily deal already") as refused:
         services.attempt_start(user=alice, now=NOON)
+    assert refused.value.code == Code.CONFLICT and refused.value.status == 409
     assert Entry.objects.count() == 1 and Table.objects.count() == 1
 
 
@@ -115,8 +117,9 @@ def test_leaving_half_played_counts_the_hands_played_so_far(alice: Any) -> None:
             action={"type": "pass"},
             actor=games.Actor.person(alice),
         )
-    with pytest.raises(services.NotPlaying):
+    with pytest.raises(Refusal, match="not playing today's daily deal") as refused:
         services.attempt_stop(user=alice, now=NOON)
+    assert refused.value.code == Code.CONFLICT and refused.value.status == 409
 
 
 # --------------------------------------------------------------------------- results

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from euchre_site.refusal import Refusal
 from stats import review, services
 from stats.models import PlayerStats, Review
 
@@ -61,7 +62,7 @@ def test_only_players_may_ask_for_a_review(played: Any, outsider: Any) -> None:
     hand = played.hands.get(number=0)
     r = client_for(outsider).post(reverse("stats:review", args=[hand.pk]), HTTP_HX_REQUEST="true")
     assert r.status_code == 404  # another table's hand is not even visible to them
-    with pytest.raises(review.ReviewError, match="You did not play this hand"):
+    with pytest.raises(Refusal, match="You did not play this hand"):
         review.review_request(hand=hand, user=outsider)
     assert not Review.objects.exists()
 
@@ -70,7 +71,7 @@ def test_a_hand_in_play_cannot_be_reviewed(played: Any, alice: Any) -> None:
     hand = played.hands.get(number=0)
     hand.result = None
     hand.save()
-    with pytest.raises(review.ReviewError):
+    with pytest.raises(Refusal):
         review.review_request(hand=hand, user=alice)
 
 
