@@ -1,5 +1,3 @@
-from typing import Any
-
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy
 
@@ -11,29 +9,8 @@ class DailyConfig(AppConfig):
     verbose_name = gettext_lazy("Daily deal")
 
     def ready(self) -> None:
-        from games import signals
+        # Here, not at the top: the receivers import models, which Django
+        # loads only once every app's config is made.
+        from . import receivers
 
-        signals.hand_finished.connect(_hand_finished, dispatch_uid="daily.hand_finished")
-        signals.game_finished.connect(_game_finished, dispatch_uid="daily.game_finished")
-
-
-def _hand_finished(sender: Any, hand_id: int, **kwargs: Any) -> None:
-    """A hand ended (after its commit): if it is a daily deal's, count it."""
-    from games.models import Hand
-
-    from . import tasks
-    from .models import Entry
-
-    game = Hand.objects.filter(pk=hand_id).values("game_id")
-    entry_id = Entry.objects.filter(game_id__in=game).values_list("pk", flat=True).first()
-    if entry_id is not None:
-        tasks.entry_update.delay(entry_id)
-
-
-def _game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
-    from . import tasks
-    from .models import Entry
-
-    entry_id = Entry.objects.filter(game_id=game_id).values_list("pk", flat=True).first()
-    if entry_id is not None:
-        tasks.entry_update.delay(entry_id)
+        receivers.connect()

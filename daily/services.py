@@ -7,7 +7,9 @@ private live table of the games app with two hard bots
 dealer order for everyone, and the bots' randomness fixed by the seed, so
 identical play meets identical bot moves. The results are computed by
 daily.tasks as hands end (`entry_update`, then `day_results_update` at most
-every DAY_RESULTS_EVERY seconds a day).
+every tasks.DAY_RESULTS_EVERY seconds a day). The services queue no task:
+what must follow a commit is announced (daily.signals) and daily.receivers
+queues it, so the imports go one way (tasks -> services).
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -35,6 +36,7 @@ from games.models import Game
 from stats.facts import DAILY
 from stats.models import GameFact
 
+from . import signals
 from .models import HANDS, SEAT, DailyDeal, Entry
 
 
@@ -147,7 +149,7 @@ def entries_close_past(*, day: datetime.date, user: Any = None) -> int:
 def _stop(entry: Entry) -> None:
     with transaction.atomic():
         # The game's end announces itself (games.signals.game_finished), and
-        # daily.apps queues the day's results; without a game row, queue them here.
+        # daily.receivers queues the day's results; else this entry announces it.
         stopped = entry.game_id is not None and games.game_stop(game_id=entry.game_id)
         entry_refresh(entry=entry)
         if entry.status == Entry.Status.PLAYING:  # the game was gone or over already
@@ -156,12 +158,9 @@ def _stop(entry: Entry) -> None:
         if not stopped:
             entry_id = entry.pk
 
-            def queue() -> None:
-                from . import tasks
-
-                tasks.entry_update.delay(entry_id)
-
-            transaction.on_commit(queue, robust=True)
+            transaction.on_commit(
+                lambda: signals.entry_ended.send(sender=Entry, entry_id=entry_id), robust=True
+            )
 
 
 def entry_refresh(*, entry: Entry) -> bool:
@@ -309,23 +308,6 @@ def entry_update(*, entry_id: int, day: bool = True) -> int | None:
     if day:
         day_results_update(deal_id=entry.deal_id)
     return entry.deal_id
-
-
-# The day's figures read every entry of the day: recomputed at most once in
-# this many seconds whatever the number of hands finishing meanwhile.
-DAY_RESULTS_EVERY = 2.0
-
-
-def day_results_soon(*, deal_id: int) -> bool:
-    """Queue the day's figures in DAY_RESULTS_EVERY seconds unless a run is
-    queued already. The mark lives a little shorter than the wait, so an
-    entry counted after the queued run has read the day queues another."""
-    from . import tasks
-
-    if not cache.add(f"daily:day-results:{deal_id}", 1, timeout=DAY_RESULTS_EVERY * 0.75):
-        return False
-    tasks.day_update.apply_async((deal_id,), countdown=DAY_RESULTS_EVERY)
-    return True
 
 
 def new_day(*, now: datetime.datetime | None = None) -> DailyDeal:

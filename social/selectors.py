@@ -6,6 +6,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils import timezone
+
+from games import presence
+from games.models import Game, Seat
 
 from .models import Block, FriendRequest, Invitation, Mute
 
@@ -88,17 +92,11 @@ def relation(viewer: Any, other: Any) -> dict[str, Any]:
 
 def online(user_ids: set[int]) -> set[int]:
     """Those with a page of the site open now (games.presence, the notifications socket)."""
-    from games import presence
-
     return presence.online(user_ids)
 
 
 def friends_page(user: Any) -> dict[str, Any]:
     """Friends (online first), requests both ways, invitations waiting, blocks and mutes."""
-    from django.utils import timezone
-
-    from games.models import Game, Seat
-
     ids = friend_ids(user.pk)
     friends = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
     here = online(ids)
@@ -157,8 +155,6 @@ def friends_page(user: Any) -> dict[str, Any]:
 
 def seat_holds(table_id: int) -> dict[int, Invitation]:
     """The table's seats held for invited players, by position."""
-    from django.utils import timezone
-
     return {
         inv.position: inv
         for inv in Invitation.objects.filter(
@@ -171,8 +167,6 @@ def recent_games(user_id: int, limit: int = 10) -> list[dict[str, Any]]:
     """A player's last finished games, for their public profile: when, the
     other players, and whether they won (no table names: a private table's
     name is its players' business)."""
-    from games.models import Game
-
     games = (
         Game.objects.filter(status=Game.Status.FINISHED, table__seats__user_id=user_id)
         .order_by("-finished", "-pk")

@@ -13,6 +13,8 @@ import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -24,8 +26,9 @@ from games import realtime as game_realtime
 from games import services as game_services
 from games.forms import without_hidden_characters
 from games.models import Seat, Table
+from notifications.services import notify
 
-from . import selectors, tasks
+from . import selectors, signals
 from .models import INVITATION_DAYS, Block, FriendRequest, Invitation, Mute
 
 User = get_user_model()
@@ -59,8 +62,6 @@ def _not_self(user: Any, other: Any) -> None:
 
 
 def _tell(user: Any, kind: str, url: str, params: dict[str, Any]) -> None:
-    from notifications.services import notify
-
     notify(user=user, kind=kind, game=None, url=url, params=params)
 
 
@@ -239,9 +240,6 @@ def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> 
     email = ""
     invitee = None
     if "@" in name:
-        from django.core.exceptions import ValidationError
-        from django.core.validators import validate_email
-
         try:
             validate_email(name)
         except ValidationError:
@@ -305,7 +303,10 @@ def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> 
         elif email:
             invitation_id = invitation.pk
             transaction.on_commit(
-                lambda: tasks.send_invitation_email.delay(invitation_id), robust=True
+                lambda: signals.invitation_to_mail.send(
+                    sender=Invitation, invitation_id=invitation_id
+                ),
+                robust=True,
             )
     return invitation
 

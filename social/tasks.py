@@ -10,12 +10,13 @@ from django.utils import translation
 
 from accounts.languages import language_of
 
+from . import services
+from .models import Invitation
+
 
 @shared_task(acks_late=True, ignore_result=True)
 def send_invitation_email(invitation_id: int) -> bool:
     """Mail the link of an invitation by e-mail address, in the inviter's language."""
-    from .models import Invitation
-
     invitation = (
         Invitation.objects.select_related("table", "inviter")
         .filter(pk=invitation_id, status=Invitation.Status.PENDING)
@@ -37,6 +38,4 @@ def send_invitation_email(invitation_id: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def expire_invitations() -> int:
-    from . import services
-
     return services.invitations_expire()

@@ -20,10 +20,10 @@ import tempfile
 import time
 from typing import Any
 
+from games import engine  # pure Python: no Django needed yet
+
 
 def _play_game(rng: random.Random) -> Any:
-    from games import engine
-
     state = engine.new_game(engine.Rules(), 10, rng.randrange(3))
     while not state.over:
         state = engine.game_start_hand(state, rng)
@@ -43,6 +43,8 @@ def main() -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # Django and the apps are imported only now, once the throw-away database
+    # is in the environment: the settings read it once, at setup.
     import django
 
     django.setup()
@@ -52,7 +54,6 @@ def main() -> None:
     from django.test import Client
     from django.utils import timezone
 
-    from games import engine
     from games.models import Game, Hand, Seat, Table
     from stats import services
     from stats.facts import rules_key, seat_facts

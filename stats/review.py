@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -26,8 +27,10 @@ from games.bots.common import Knowledge
 from games.engine.cards import CARD_INDEX
 from games.models import Hand
 
+from . import signals
 from .facts import bot_made
-from .models import Review
+from .models import HandFact, Review
+from .services import player_stats_recompute
 
 BUDGET_MS = 120
 
@@ -85,10 +88,10 @@ def review_request(*, hand: Hand, user: Any) -> Review:
     except IntegrityError:
         return Review.objects.get(hand=hand, user=user)
     if created:
-        from .tasks import review_hand
-
         rid = review.pk
-        transaction.on_commit(lambda: review_hand.delay(rid), robust=True)
+        transaction.on_commit(
+            lambda: signals.review_wanted.send(sender=Review, review_id=rid), robust=True
+        )
     return review
 
 
@@ -101,10 +104,6 @@ def agreement_request(*, user: Any, limit: int = AGREEMENT_HANDS) -> int:
     left out); how many were queued. Nothing while any review of theirs is still
     queued or running: asking again before a run is done adds no work. The
     caller limits how often (AGREEMENT_RATE)."""
-    from django.contrib.auth import get_user_model
-
-    from .models import HandFact
-
     with transaction.atomic():
         # One run at a time per player: the player's row is locked (on
         # PostgreSQL; SQLite's immediate transactions take the whole database),
@@ -184,7 +183,5 @@ def run(*, review_id: int) -> str:
     Review.objects.filter(pk=review.pk).update(
         status=Review.Status.DONE, decisions=out, agreed=agreed, total_steps=len(todo)
     )
-    from .services import player_stats_recompute
-
     player_stats_recompute(user_id=review.user_id)
     return "done"

@@ -33,6 +33,7 @@ from .models import (
     PlayerStats,
     Rating,
     RatingEvent,
+    Review,
     established_q,
 )
 
@@ -389,8 +390,6 @@ def _store(key: str, user_id: int | None, data: dict[str, Any]) -> PlayerStats:
 
 
 def agreement_of(*, user_id: int) -> dict[str, Any] | None:
-    from .models import Review
-
     got = Review.objects.filter(user_id=user_id, status=Review.Status.DONE).aggregate(
         agreed=Sum("agreed"), total=Sum("total_steps"), hands=Count("pk")
     )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.contrib.auth import get_user_model
 
 from .. import selectors
 
@@ -19,8 +20,6 @@ def player_panel(context: dict[str, Any], person: Any) -> dict[str, Any]:
     viewer = getattr(request, "user", None)
     own = viewer is not None and viewer.is_authenticated and viewer.pk == person.pk
     ids = selectors.friend_ids(person.pk)
-    from django.contrib.auth import get_user_model
-
     friends = list(
         get_user_model().objects.filter(pk__in=ids, is_active=True).order_by("username")[:50]
     )
@@ -61,8 +60,6 @@ def friend_names(user: Any) -> list[str]:
     """The user's friends' names, for the invitation form's suggestions."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    from django.contrib.auth import get_user_model
-
     ids = selectors.friend_ids(user.pk)
     return list(
         get_user_model()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from daily import selectors, services
+from daily import selectors, services, tasks
 from daily.models import DailyDeal, Entry
 from euchre_site.refusal import Code, Refusal
 from games import services as games
@@ -193,6 +193,6 @@ def test_the_command_fixes_today_and_verifies_a_day_against_its_seed() -> None:
 
 def test_the_days_figures_are_queued_once_however_many_hands_end_meanwhile() -> None:
     deal = services.deal_for_day(day=DAY)
-    assert services.day_results_soon(deal_id=deal.pk)
-    assert not services.day_results_soon(deal_id=deal.pk)
-    assert services.day_results_soon(deal_id=deal.pk + 1)  # another day has its own
+    assert tasks.day_results_soon(deal_id=deal.pk)
+    assert not tasks.day_results_soon(deal_id=deal.pk)
+    assert tasks.day_results_soon(deal_id=deal.pk + 1)  # another day has its own

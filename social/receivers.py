@@ -1,0 +1,46 @@
+"""The social app's edge to the announcements of games (games.signals),
+allauth (a sign-up) and its own services (social.signals). Connected in
+SocialConfig.ready."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from allauth.account.signals import user_signed_up
+from django.http import HttpRequest
+
+from euchre_site.refusal import Refusal
+from games import signals as game_signals
+from games.models import Table
+
+from . import selectors, services, signals, tasks
+
+
+def connect() -> None:
+    game_signals.seat_wanted.connect(seat_wanted, dispatch_uid="social.seat_wanted")
+    game_signals.seat_taken.connect(seat_taken, dispatch_uid="social.seat_taken")
+    user_signed_up.connect(signed_up, dispatch_uid="social.signed_up")
+    signals.invitation_to_mail.connect(invitation_to_mail, dispatch_uid="social.invitation_mail")
+
+
+def seat_wanted(sender: Any, *, table: Table, position: int, user: Any, **kwargs: Any) -> None:
+    services.check_seat(table=table, position=position, user=user)
+
+
+def seat_taken(sender: Any, *, table: Table, user: Any, **kwargs: Any) -> None:
+    services.seat_taken(table=table, user=user)
+
+
+def signed_up(sender: Any, *, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """Someone who followed an invitation link and signed up takes the held
+    seat at once (if it is still held): straight from sign-up to the table."""
+    token = request.session.pop(selectors.SIGNUP_INVITATION_KEY, None) if request else None
+    if isinstance(token, str):
+        # Gone or taken meanwhile: the invitation page they land on says so.
+        with contextlib.suppress(Refusal):
+            services.invitation_accept(token=token, user=user)
+
+
+def invitation_to_mail(sender: Any, *, invitation_id: int, **kwargs: Any) -> None:
+    tasks.send_invitation_email.delay(invitation_id)
