@@ -29,6 +29,8 @@ from euchre_site.refusal import Code, Refusal
 from games import access, presence
 from games import realtime as game_realtime
 from games.models import Game, Seat, Table
+from notifications.models import Notification
+from notifications.services import mark_read_by_key, notify, seen_at_table
 
 from . import render, selectors
 from .models import MAX_TEXT, PHRASES, Message, Report, TableChat
@@ -154,8 +156,6 @@ def notify_away(table_id: int, table_name: str, sender_id: int, game_id: int | N
     allow). One notification per table and reader until they read it (open
     the table, or mark it read): a lively table mails an away player once,
     not once a minute."""
-    from notifications.services import notify
-
     hidden = set(selectors.hidden_from(sender_id))
     seats = (
         Seat.objects.filter(table_id=table_id, user__isnull=False)
@@ -181,8 +181,6 @@ def notify_away(table_id: int, table_name: str, sender_id: int, game_id: int | N
 def _notification_key(table_id: int, user_id: int) -> str:
     """The same key while the reader's last chat notification of this table
     is unread (notify tells a key once, even two at once); a new one after."""
-    from notifications.models import Notification
-
     prefix = f"chat:{table_id}:"
     read = Notification.objects.filter(
         user_id=user_id, kind=NOTIFY_KIND, turn_key__startswith=prefix, read_at__isnull=False
@@ -193,8 +191,6 @@ def _notification_key(table_id: int, user_id: int) -> str:
 def notifications_seen(*, table_id: int, user_id: int) -> None:
     """The reader opened the table (its socket's first snapshot): its chat's
     notifications are read, and those of its games (turns, starts, ends)."""
-    from notifications.services import mark_read_by_key, seen_at_table
-
     mark_read_by_key(user_id=user_id, kind=NOTIFY_KIND, key_prefix=f"chat:{table_id}:")
     seen_at_table(user_id=user_id, table_id=table_id)
 

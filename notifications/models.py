@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from . import texts
+
 # Whole phrases, one per choice: each language words its own plural.
 REMINDER_CHOICES = [
     (0, _("No reminder")),
@@ -92,9 +94,7 @@ class Notification(models.Model):
     @property
     def message(self) -> str:
         """The words, in the active language (a page: the reader's)."""
-        from .texts import words
-
-        return words(self)
+        return texts.words(self)
 
 
 class Preferences(models.Model):

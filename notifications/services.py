@@ -21,6 +21,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
@@ -30,12 +31,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
+from pywebpush import WebPushException, webpush
 
 from accounts import timezones
 from games import presence
 from games.models import Game, Seat
 
-from . import push_endpoints, realtime, texts
+from . import push_endpoints, realtime, signals, texts
 from .models import Notification, Preferences, PushSubscription
 
 log = logging.getLogger(__name__)
@@ -300,8 +302,6 @@ def notify(
     except IntegrityError:  # the same turn told twice at once
         return None
 
-    from . import tasks
-
     user_id, note_id = user.pk, note.pk
 
     def after_commit() -> None:
@@ -310,15 +310,14 @@ def notify(
             if not on_page:  # the table itself already shows it: no toast over the cards
                 frame += toast_html(note)
         realtime.send_to_user(user_id, frame)
-        try:
-            if want_email:
-                tasks.send_pending_emails.apply_async(
-                    (user_id,), countdown=settings.NOTIFY_EMAIL_DELAY
-                )
-            if want_push:
-                tasks.send_push.delay(note_id)
-        except Exception:  # broker down: stays pending, the user's next batch takes it
-            log.exception("could not queue e-mail/push for notification %s", note_id)
+        if want_email or want_push:  # notifications.receivers queues them
+            signals.notification_stored.send(
+                sender=Notification,
+                user_id=user_id,
+                notification_id=note_id,
+                email=want_email,
+                push=want_push,
+            )
 
     transaction.on_commit(after_commit, robust=True)
     return note
@@ -664,9 +663,6 @@ def push_payload(note: Notification) -> str:
 
 def _push_one(sub: PushSubscription, payload: str) -> bool:
     """One subscription, checked again now (see push_endpoints); never raises."""
-    import requests
-    from pywebpush import WebPushException, webpush
-
     where = sub.endpoint[:60]
     try:
         with push_endpoints.pinned_session(sub.endpoint) as session:

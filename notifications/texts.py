@@ -31,17 +31,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from accounts.languages import language_of
-
-if TYPE_CHECKING:
-    from .models import Notification
+from games.words import winner_name  # a bot's name in the active language
 
 Params = Mapping[str, Any]
+
+
+class Notification(Protocol):
+    """What the words are made of: a notifications.models.Notification (this
+    module does not import the models, which call it for their words)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def params(self) -> Any: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def user(self) -> Any: ...
+    def get_kind_display(self) -> str: ...
 
 
 def _turn(p: Params) -> str:
@@ -55,8 +68,6 @@ def _game_started(p: Params) -> str:
 
 
 def _game_ended(p: Params) -> str:
-    from games.words import winner_name  # a bot's name in the active language
-
     _name(p["winner"])
     # Translators: a notification: a game at the reader's table ended. %(table)s is the table's name, %(winner)s a player's user name or a bot's name ("Easy bot 1").
     return gettext("%(table)s: the game is over, %(winner)s won.") % {
