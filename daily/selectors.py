@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import words
 from games.models import Game, Hand
 
@@ -16,8 +18,8 @@ LEADERBOARD_SIZE = 50
 RECENT_DAYS = 14
 
 
-def entry_of(deal: DailyDeal, user: Any) -> Entry | None:
-    if not getattr(user, "is_authenticated", False):
+def entry_of(deal: DailyDeal, user: User | AnonymousUser) -> Entry | None:
+    if not isinstance(user, User):
         return None
     return Entry.objects.filter(deal=deal, user=user).select_related("game").first()
 
@@ -49,7 +51,7 @@ def may_replay(deal: DailyDeal, today: datetime.date) -> bool:
     return deal.date < today
 
 
-def current_streak(user: Any, today: datetime.date) -> int:
+def current_streak(user: User, today: datetime.date) -> int:
     """Days in a row up to today, or up to yesterday while today's deal is
     not started yet; 0 once a day was missed."""
     last = (
@@ -63,7 +65,7 @@ def current_streak(user: Any, today: datetime.date) -> int:
     return last.streak
 
 
-def recent(user: Any, limit: int = RECENT_DAYS) -> list[Entry]:
+def recent(user: User, limit: int = RECENT_DAYS) -> list[Entry]:
     """The player's latest attempts, newest first."""
     return list(
         Entry.objects.filter(user=user).select_related("deal").order_by("-deal__date")[:limit]

@@ -18,7 +18,7 @@ import datetime
 import hashlib
 import random
 import secrets
-from typing import Any
+from typing import Any, TypedDict
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import guests
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import engine
 from games import services as games
@@ -84,7 +85,7 @@ def deal_for_day(*, day: datetime.date) -> DailyDeal:
     return deal
 
 
-def attempt_start(*, user: Any, now: datetime.datetime | None = None) -> Entry:
+def attempt_start(*, user: User, now: datetime.datetime | None = None) -> Entry:
     """Start the player's attempt at today's deal, or give back the one under
     way (it is resumed at the same table). A second attempt after the first
     ended is refused (a Refusal, CONFLICT) and changes nothing."""
@@ -122,7 +123,7 @@ def attempt_start(*, user: Any, now: datetime.datetime | None = None) -> Entry:
         return entry
 
 
-def attempt_stop(*, user: Any, now: datetime.datetime | None = None) -> Entry:
+def attempt_stop(*, user: User, now: datetime.datetime | None = None) -> Entry:
     """The player leaves today's deal half-played: the hands played so far
     count, the hand in progress and the rest do not (they score nothing)."""
     entry = Entry.objects.filter(deal__date=today(now), user=user).select_related("game").first()
@@ -133,7 +134,7 @@ def attempt_stop(*, user: Any, now: datetime.datetime | None = None) -> Entry:
     return entry
 
 
-def entries_close_past(*, day: datetime.date, user: Any = None) -> int:
+def entries_close_past(*, day: datetime.date, user: User | None = None) -> int:
     """Attempts of days before `day` still under way end now (the day is
     over): their hands played so far count. Returns how many ended."""
     stale = Entry.objects.filter(deal__date__lt=day, status=Entry.Status.PLAYING)
@@ -247,7 +248,24 @@ def ranked_entries(entries: list[Entry]) -> set[int]:
     }
 
 
-def day_results_update(*, deal_id: int) -> dict[str, Any]:
+class HandFigures(TypedDict):
+    """One hand of the day over its ranked players (None: nobody played it)."""
+
+    best: int | None
+    average: float | None
+    players: int
+    best_entry: int | None  # the id of the first entry with the best score
+
+
+class DaySummary(TypedDict):
+    """DailyDeal.summary: the day's figures as last computed."""
+
+    players: int
+    hands: list[HandFigures]
+    at: str  # when, ISO 8601 (selectors.lagging compares an entry's end)
+
+
+def day_results_update(*, deal_id: int) -> DaySummary | None:
     """Recompute the day's figures from its ranked entries (`ranked_entries`;
     staff-hidden ones never count): each hand's best score (and whose), the
     average and how many played it, over the players who played that hand;
@@ -256,7 +274,7 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
     with transaction.atomic():
         deal = DailyDeal.objects.select_for_update().filter(pk=deal_id).first()
         if deal is None:
-            return {}
+            return None
         everyone = [e for e in deal.entries.order_by("pk") if e.points]
         ranked = ranked_entries(everyone)
         for e in everyone:
@@ -264,7 +282,7 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
         Entry.objects.bulk_update(everyone, ["ranked"])
         deal.entries.filter(points=[]).update(ranked=False)
         entries = [e for e in everyone if e.ranked]
-        hands = []
+        hands: list[HandFigures] = []
         for n in range(HANDS):
             played = [(e.points[n], e.pk) for e in entries if len(e.points) > n]
             if not played:
@@ -284,13 +302,14 @@ def day_results_update(*, deal_id: int) -> dict[str, Any]:
             entry.place = place
         Entry.objects.bulk_update(entries, ["place"])
         deal.entries.exclude(pk__in=[e.pk for e in entries]).update(place=None)
-        deal.summary = {
+        summary: DaySummary = {
             "players": len(entries),
             "hands": hands,
-            "at": timezone.now().isoformat(),  # selectors.lagging compares an entry's end
+            "at": timezone.now().isoformat(),
         }
+        deal.summary = summary
         deal.save(update_fields=["summary"])
-    return deal.summary
+    return summary
 
 
 def entry_update(*, entry_id: int, day: bool = True) -> int | None:

@@ -7,12 +7,14 @@ import re
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 
 from . import selectors, services
@@ -29,6 +31,14 @@ def _day(text: str) -> datetime.date:
         return datetime.date.fromisoformat(text)
     except ValueError:
         raise Http404("No such day") from None
+
+
+def _me(request: HttpRequest) -> User:
+    """The signed-in player: every view here requires one (login_required)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 def _refused(request: HttpRequest, exc: Refusal) -> HttpResponse:
@@ -50,8 +60,8 @@ def _today_context(request: HttpRequest, message: str = "") -> dict[str, object]
         "deal": deal,
         "entry": entry,
         "message": message,
-        "streak": selectors.current_streak(request.user, day),
-        "recent": selectors.recent(request.user),
+        "streak": selectors.current_streak(_me(request), day),
+        "recent": selectors.recent(_me(request)),
         "hands": range(1, 6),
     }
 
@@ -60,7 +70,7 @@ def _today_context(request: HttpRequest, message: str = "") -> dict[str, object]
 @require_GET
 def today_page(request: HttpRequest) -> HttpResponse:
     """Today's deal: play it, resume it, or see how everyone did."""
-    services.entries_close_past(day=services.today(), user=request.user)
+    services.entries_close_past(day=services.today(), user=_me(request))
     return render(request, "daily/today.html", _today_context(request))
 
 
@@ -82,7 +92,7 @@ def play(request: HttpRequest) -> HttpResponse:
             ),
         )
     try:
-        entry = services.attempt_start(user=request.user)
+        entry = services.attempt_start(user=_me(request))
     except Refusal as exc:
         return _refused(request, exc)
     assert entry.game is not None
@@ -101,7 +111,7 @@ def stop(request: HttpRequest) -> HttpResponse:
             ),
         )
     try:
-        entry = services.attempt_stop(user=request.user)
+        entry = services.attempt_stop(user=_me(request))
     except Refusal as exc:
         return _refused(request, exc)
     return redirect(entry.deal)
@@ -138,7 +148,7 @@ def day_page(request: HttpRequest, day: str) -> HttpResponse:
             "is_today": date == today,
             "may_replay": selectors.may_replay(deal, today),
             "ranked_after_games": services.RANKED_AFTER_GAMES,
-            "streak": selectors.current_streak(request.user, today),
+            "streak": selectors.current_streak(_me(request), today),
             **selectors.comparison(deal, entry, replays=selectors.may_replay(deal, today)),
         },
     )

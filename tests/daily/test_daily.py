@@ -142,7 +142,7 @@ def test_places_share_ties_and_each_hand_has_its_best_and_average(
     Entry.objects.filter(pk=c.pk).update(status=Entry.Status.STOPPED)
     finished_entry(outsider, deal, [])  # started, no hand yet: not placed
     summary = services.day_results_update(deal_id=deal.pk)
-    assert summary["players"] == 3
+    assert summary is not None and summary["players"] == 3
     hands = summary["hands"]
     assert [h["best"] for h in hands] == [2, 2, 2, 1, 3]
     assert [h["players"] for h in hands] == [3, 3, 2, 2, 2]
