@@ -10,6 +10,7 @@ from typing import Any
 from allauth.account.signals import user_signed_up
 from django.http import HttpRequest
 
+from accounts.models import User
 from euchre_site.refusal import Refusal
 from games import signals as game_signals
 from games.models import Table
@@ -28,11 +29,11 @@ def seat_wanted(sender: Any, *, table: Table, position: int, user: Any, **kwargs
     services.check_seat(table=table, position=position, user=user)
 
 
-def seat_taken(sender: Any, *, table: Table, user: Any, **kwargs: Any) -> None:
+def seat_taken(sender: Any, *, table: Table, user: User, **kwargs: Any) -> None:
     services.seat_taken(table=table, user=user)
 
 
-def signed_up(sender: Any, *, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+def signed_up(sender: Any, *, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
     """Someone who followed an invitation link and signed up takes the held
     seat at once (if it is still held): straight from sign-up to the table."""
     token = request.session.pop(selectors.SIGNUP_INVITATION_KEY, None) if request else None

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from typing import TypedDict
 
-from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import User
 from games import presence
 from games.models import Game, Seat
 
 from .models import Block, FriendRequest, Invitation, Mute
-
-User = get_user_model()
 
 
 def blocked_either_way(a_id: int, b_id: int) -> bool:
@@ -53,7 +52,7 @@ def are_friends(a_id: int, b_id: int) -> bool:
 SIGNUP_INVITATION_KEY = "social.invitation"
 
 
-def search(q: str, viewer_id: int, limit: int) -> list[Any]:
+def search(q: str, viewer_id: int, limit: int) -> list[User]:
     """Active players whose name starts with `q` (any case), then those that
     contain it; players who blocked the viewer are not found."""
     blockers = Block.objects.filter(blocked_id=viewer_id).values_list("blocker_id", flat=True)
@@ -69,7 +68,17 @@ def search(q: str, viewer_id: int, limit: int) -> list[Any]:
     return first
 
 
-def relation(viewer: Any, other: Any) -> dict[str, Any]:
+class Relation(TypedDict):
+    """The viewer and another player, as the buttons on a profile need it."""
+
+    friends: bool
+    sent: bool  # the viewer's request waits for the other's answer
+    received: bool  # the other's request waits for the viewer's
+    blocked: bool  # the viewer blocked the other
+    muted: bool  # the viewer muted the other
+
+
+def relation(viewer: User, other: User) -> Relation:
     """What the viewer's buttons on `other`'s profile should offer."""
     live = {
         (r.sender_id, r.status)
@@ -95,14 +104,35 @@ def online(user_ids: set[int]) -> set[int]:
     return presence.online(user_ids)
 
 
-def friends_page(user: Any) -> dict[str, Any]:
+class SharedGame(TypedDict):
+    game: Game
+    their_turn: bool
+    your_turn: bool
+
+
+class FriendRow(TypedDict):
+    user: User
+    online: bool
+    games: list[SharedGame]
+
+
+class FriendsPage(TypedDict):
+    rows: list[FriendRow]
+    received: list[FriendRequest]
+    sent: list[FriendRequest]
+    invitations: list[Invitation]
+    blocked: list[User]
+    muted: list[User]
+
+
+def friends_page(user: User) -> FriendsPage:
     """Friends (online first), requests both ways, invitations waiting, blocks and mutes."""
     ids = friend_ids(user.pk)
     friends = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
     here = online(ids)
     # Games in progress that the user shares with a friend, and whose turn it is.
     my_tables = Seat.objects.filter(user=user).values_list("table_id", flat=True)
-    shared: dict[int, list[dict[str, Any]]] = {}
+    shared: dict[int, list[SharedGame]] = {}
     games = (
         Game.objects.filter(table_id__in=my_tables, status=Game.Status.PLAYING)
         .select_related("table")
@@ -115,7 +145,7 @@ def friends_page(user: Any) -> dict[str, Any]:
             shared.setdefault(uid, []).append(
                 {"game": game, "their_turn": waiting_on == uid, "your_turn": waiting_on == user.pk}
             )
-    rows = [
+    rows: list[FriendRow] = [
         {"user": f, "online": f.pk in here, "games": shared.get(f.pk, [])}
         for f in sorted(friends, key=lambda f: (f.pk not in here, f.username.lower()))
     ]
@@ -163,7 +193,14 @@ def seat_holds(table_id: int) -> dict[int, Invitation]:
     }
 
 
-def recent_games(user_id: int, limit: int = 10) -> list[dict[str, Any]]:
+class RecentGame(TypedDict):
+    finished: datetime.datetime | None
+    won: bool
+    others: list[str]  # the other players' names, bots' in the active language
+    score: int | None  # the player's own
+
+
+def recent_games(user_id: int, limit: int = 10) -> list[RecentGame]:
     """A player's last finished games, for their public profile: when, the
     other players, and whether they won (no table names: a private table's
     name is its players' business)."""
@@ -172,7 +209,7 @@ def recent_games(user_id: int, limit: int = 10) -> list[dict[str, Any]]:
         .order_by("-finished", "-pk")
         .prefetch_related("table__seats__user")[:limit]
     )
-    out = []
+    out: list[RecentGame] = []
     for g in games:
         seats = list(g.table.seats.all())
         mine = next((s.position for s in seats if s.user_id == user_id), None)

@@ -12,7 +12,6 @@ import datetime
 import functools
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -21,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import guests
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import realtime as game_realtime
 from games import services as game_services
@@ -31,11 +31,10 @@ from notifications.services import notify
 from . import selectors, signals
 from .models import INVITATION_DAYS, Block, FriendRequest, Invitation, Mute
 
-User = get_user_model()
 MAX_NAME = 150  # accounts.User.username's length
 
 
-def player_named(name: str) -> Any:
+def player_named(name: str) -> User:
     """The active player with this user name (any case), or a 404 refusal."""
     name = (name or "").strip()
     if not name or len(name) > MAX_NAME or "\x00" in name:
@@ -50,25 +49,25 @@ def player_named(name: str) -> Any:
     return user
 
 
-def _not_guest(*users: Any) -> None:
+def _not_guest(*users: User) -> None:
     """Guests have no friends, invitations or blocks: they sign up first."""
     if any(guests.is_guest(u) for u in users):
         raise Refusal(guests.refusal(), code=Code.GUEST)
 
 
-def _not_self(user: Any, other: Any) -> None:
+def _not_self(user: User, other: User) -> None:
     if user.pk == other.pk:
         raise Refusal(_("That is you."))
 
 
-def _tell(user: Any, kind: str, url: str, params: dict[str, Any]) -> None:
+def _tell(user: User, kind: str, url: str, params: dict[str, Any]) -> None:
     notify(user=user, kind=kind, game=None, url=url, params=params)
 
 
 # --------------------------------------------------------------------------- friends
 
 
-def friend_request_send(*, sender: Any, recipient: Any) -> FriendRequest:
+def friend_request_send(*, sender: User, recipient: User) -> FriendRequest:
     """Ask to be friends; a request the other way already waiting is accepted instead."""
     _not_self(sender, recipient)
     _not_guest(sender, recipient)
@@ -126,7 +125,7 @@ def _answer(req: FriendRequest, status: str) -> FriendRequest:
     return req
 
 
-def _pending(*, sender: Any, recipient: Any) -> FriendRequest:
+def _pending(*, sender: User, recipient: User) -> FriendRequest:
     req = (
         FriendRequest.objects.select_for_update()
         .filter(sender=sender, recipient=recipient, status=FriendRequest.Status.PENDING)
@@ -137,7 +136,7 @@ def _pending(*, sender: Any, recipient: Any) -> FriendRequest:
     return req
 
 
-def friend_request_answer(*, recipient: Any, sender: Any, accept: bool) -> FriendRequest:
+def friend_request_answer(*, recipient: User, sender: User, accept: bool) -> FriendRequest:
     """Accept or decline a request waiting for `recipient`."""
     with transaction.atomic():
         req = _pending(sender=sender, recipient=recipient)
@@ -147,7 +146,7 @@ def friend_request_answer(*, recipient: Any, sender: Any, accept: bool) -> Frien
         return _answer(req, status)
 
 
-def friend_request_withdraw(*, sender: Any, recipient: Any) -> None:
+def friend_request_withdraw(*, sender: User, recipient: User) -> None:
     with transaction.atomic():
         req = _pending(sender=sender, recipient=recipient)
         req.status = FriendRequest.Status.WITHDRAWN
@@ -155,7 +154,7 @@ def friend_request_withdraw(*, sender: Any, recipient: Any) -> None:
         req.save(update_fields=["status", "answered"])
 
 
-def unfriend(*, user: Any, other: Any) -> None:
+def unfriend(*, user: User, other: User) -> None:
     ended = FriendRequest.objects.filter(
         Q(sender=user, recipient=other) | Q(sender=other, recipient=user),
         status=FriendRequest.Status.ACCEPTED,
@@ -167,7 +166,7 @@ def unfriend(*, user: Any, other: Any) -> None:
 # --------------------------------------------------------------------------- block and mute
 
 
-def block(*, user: Any, other: Any) -> None:
+def block(*, user: User, other: User) -> None:
     """Block `other`: it ends a friendship and any request or invitation
     between the two (the blocked player is not told)."""
     _not_self(user, other)
@@ -183,16 +182,16 @@ def block(*, user: Any, other: Any) -> None:
         ).update(status=Invitation.Status.CANCELLED, answered=timezone.now())
 
 
-def unblock(*, user: Any, other: Any) -> None:
+def unblock(*, user: User, other: User) -> None:
     Block.objects.filter(blocker=user, blocked=other).delete()
 
 
-def mute(*, user: Any, other: Any) -> None:
+def mute(*, user: User, other: User) -> None:
     _not_self(user, other)
     Mute.objects.get_or_create(muter=user, muted=other)
 
 
-def unmute(*, user: Any, other: Any) -> None:
+def unmute(*, user: User, other: User) -> None:
     Mute.objects.filter(muter=user, muted=other).delete()
 
 
@@ -224,7 +223,7 @@ def check_seat(*, table: Table, position: int, user: Any) -> None:
             raise game_services.Forbidden(_("You cannot sit at this table."))
 
 
-def seat_taken(*, table: Table, user: Any) -> None:
+def seat_taken(*, table: Table, user: User) -> None:
     """games.signals.seat_taken: the invitee sat down (by the invitation or
     not): their invitation to this table is answered."""
     Invitation.objects.filter(table=table, invitee=user, status=Invitation.Status.PENDING).update(
@@ -232,7 +231,7 @@ def seat_taken(*, table: Table, user: Any) -> None:
     )
 
 
-def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> Invitation:
+def invitation_send(*, table: Table, inviter: User, name: str, position: int) -> Invitation:
     """Hold seat `position` of `table` for the player called `name`, or for
     whoever follows the link sent to `name` when it is an e-mail address."""
     _not_guest(inviter)
@@ -311,7 +310,7 @@ def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> 
     return invitation
 
 
-def _live_invitation_for(token: str, user: Any) -> Invitation:
+def _live_invitation_for(token: str, user: User) -> Invitation:
     invitation = (
         Invitation.objects.select_for_update()
         .select_related("table", "inviter")
@@ -329,7 +328,7 @@ def _live_invitation_for(token: str, user: Any) -> Invitation:
     return invitation
 
 
-def invitation_accept(*, token: str, user: Any) -> Table:
+def invitation_accept(*, token: str, user: User) -> Table:
     """Take the held seat (the game starts if it was the last one)."""
     _not_guest(user)
     with transaction.atomic():
@@ -350,13 +349,13 @@ def invitation_accept(*, token: str, user: Any) -> Table:
         return invitation.table
 
 
-def invitation_decline(*, token: str, user: Any) -> None:
+def invitation_decline(*, token: str, user: User) -> None:
     with transaction.atomic():
         invitation = _live_invitation_for(token, user)
         _close(invitation, Invitation.Status.DECLINED)
 
 
-def invitation_cancel(*, invitation_id: int, user: Any) -> None:
+def invitation_cancel(*, invitation_id: int, user: User) -> None:
     """The inviter (or the table's owner) takes an invitation back: the seat is free again."""
     with transaction.atomic():
         invitation = (
@@ -394,7 +393,7 @@ def invitations_expire(now: datetime.datetime | None = None) -> int:
     return n
 
 
-def play_again(*, table: Table, user: Any) -> Table:
+def play_again(*, table: Table, user: User) -> Table:
     """A new table with the same options: the asker sits in their seat, the
     same bots in theirs, and the other people are invited to theirs."""
     seats = list(table.seats.select_related("user"))
@@ -406,7 +405,7 @@ def play_again(*, table: Table, user: Any) -> Table:
         raise Refusal(exc.message, exc.status) from None
 
 
-def _play_again(table: Table, user: Any, seats: list[Seat]) -> Table:
+def _play_again(table: Table, user: User, seats: list[Seat]) -> Table:
     with transaction.atomic():
         # The old name may hold characters refused since (direction marks,
         # zero-width characters): they are left out of the new table's.

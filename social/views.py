@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import access
 from games.models import Table
@@ -38,6 +40,14 @@ def _back(request: HttpRequest, default: str) -> str:
     ):
         return nxt
     return default
+
+
+def _me(request: HttpRequest) -> User:
+    """The signed-in player: the views that change something require one."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
@@ -89,14 +99,14 @@ def social_post(
 def players(request: HttpRequest) -> HttpResponse:
     """Find a player by name (the start of it, any case)."""
     q = request.GET.get("q", "").strip()[:MAX_QUERY].replace("\x00", "")
-    user: Any = request.user
+    user = _me(request)
     found = selectors.search(q, user.pk, SEARCH_RESULTS) if q else []
     return render(request, "social/players.html", {"q": q, "found": found})
 
 
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
-    return render(request, "social/friends.html", selectors.friends_page(request.user))
+    return render(request, "social/friends.html", selectors.friends_page(_me(request)))
 
 
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
@@ -111,8 +121,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     )
     if inv is None:
         return _invitation_closed(request, "gone")
-    if request.user.is_authenticated:
-        user: Any = request.user
+    user = request.user
+    if isinstance(user, User):
         if inv.invitee_id not in (None, user.pk) or (
             inv.invitee_id is not None and selectors.has_blocked(user.pk, inv.inviter_id)
         ):
@@ -144,7 +154,7 @@ def _invitation_closed(request: HttpRequest, reason: str) -> HttpResponse:
 # --------------------------------------------------------------------------- friends
 
 
-def _named(username: str) -> Any:
+def _named(username: str) -> User:
     return services.player_named(username)
 
 
@@ -152,7 +162,7 @@ def _named(username: str) -> Any:
 def friend(request: HttpRequest, username: str) -> str:
     other = _named(username)
     what = request.POST.get("do", "")
-    user: Any = request.user
+    user = _me(request)
     name = {"name": other.username}
     if what == "send":
         req = services.friend_request_send(sender=user, recipient=other)
@@ -176,28 +186,28 @@ def friend(request: HttpRequest, username: str) -> str:
 @social_post("block", "SOCIAL_RATE")
 def block(request: HttpRequest, username: str) -> str:
     other = _named(username)
-    services.block(user=request.user, other=other)
+    services.block(user=_me(request), other=other)
     return _("You blocked %(name)s.") % {"name": other.username}
 
 
 @social_post("block", "SOCIAL_RATE")
 def unblock(request: HttpRequest, username: str) -> str:
     other = _named(username)
-    services.unblock(user=request.user, other=other)
+    services.unblock(user=_me(request), other=other)
     return _("You unblocked %(name)s.") % {"name": other.username}
 
 
 @social_post("mute", "SOCIAL_RATE")
 def mute(request: HttpRequest, username: str) -> str:
     other = _named(username)
-    services.mute(user=request.user, other=other)
+    services.mute(user=_me(request), other=other)
     return _("You muted %(name)s: their messages are hidden from you.") % {"name": other.username}
 
 
 @social_post("mute", "SOCIAL_RATE")
 def unmute(request: HttpRequest, username: str) -> str:
     other = _named(username)
-    services.unmute(user=request.user, other=other)
+    services.unmute(user=_me(request), other=other)
     return _("You unmuted %(name)s.") % {"name": other.username}
 
 
@@ -218,7 +228,7 @@ def invite_player(request: HttpRequest, table_id: int) -> str:
         raise Refusal(_("There is no such table."), code=Code.NOT_FOUND)
     name = request.POST.get("name", "")[:300]
     inv = services.invitation_send(
-        table=table, inviter=request.user, name=name, position=_position(request)
+        table=table, inviter=_me(request), name=name, position=_position(request)
     )
     who = inv.invitee.username if inv.invitee is not None else inv.email
     # Translators: %(name)s is a player's user name or an e-mail address; %(n)s a seat number.
@@ -230,7 +240,7 @@ def invite_player(request: HttpRequest, table_id: int) -> str:
 
 @social_post("invite", "INVITATION_RATE")
 def invitation_cancel(request: HttpRequest, invitation_id: int) -> str:
-    services.invitation_cancel(invitation_id=invitation_id, user=request.user)
+    services.invitation_cancel(invitation_id=invitation_id, user=_me(request))
     return _("The invitation is cancelled; the seat is free again.")
 
 
@@ -240,10 +250,10 @@ def invitation_answer(request: HttpRequest, token: str) -> HttpResponse:
     what = request.POST.get("do", "")
     try:
         if what == "accept":
-            table = services.invitation_accept(token=token, user=request.user)
+            table = services.invitation_accept(token=token, user=_me(request))
             return redirect(table)
         if what == "decline":
-            services.invitation_decline(token=token, user=request.user)
+            services.invitation_decline(token=token, user=_me(request))
             messages.success(request, _("Invitation declined."))
             return redirect("social:friends")
         raise Refusal(_("Choose what to do."))
@@ -256,6 +266,6 @@ def play_again(request: HttpRequest, table_id: int) -> Done:
     table = get_object_or_404(Table, pk=table_id)
     if not access.may_view(request.user, table, request.session):
         raise Refusal(_("There is no such table."), code=Code.NOT_FOUND)
-    new = services.play_again(table=table, user=request.user)
+    new = services.play_again(table=table, user=_me(request))
     said = _("A new table is open: the same players are invited to their seats.")
     return said, new.get_absolute_url()

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.models import User
 
 from .. import selectors
 
@@ -15,17 +17,13 @@ register = template.Library()
 
 
 @register.inclusion_tag("social/_player_panel.html", takes_context=True)
-def player_panel(context: dict[str, Any], person: Any) -> dict[str, Any]:
+def player_panel(context: dict[str, Any], person: User) -> dict[str, Any]:
     request = context.get("request")
     viewer = getattr(request, "user", None)
-    own = viewer is not None and viewer.is_authenticated and viewer.pk == person.pk
+    own = isinstance(viewer, User) and viewer.pk == person.pk
     ids = selectors.friend_ids(person.pk)
-    friends = list(
-        get_user_model().objects.filter(pk__in=ids, is_active=True).order_by("username")[:50]
-    )
-    rel = (
-        selectors.relation(viewer, person) if viewer and viewer.is_authenticated and not own else {}
-    )
+    friends = list(User.objects.filter(pk__in=ids, is_active=True).order_by("username")[:50])
+    rel = selectors.relation(viewer, person) if isinstance(viewer, User) and not own else None
     return {
         "recent": selectors.recent_games(person.pk),
         "person": person,
@@ -56,14 +54,13 @@ def open_to_invite(seats: Sequence[Any], holds: dict[int, Any]) -> list[Any]:
 
 
 @register.simple_tag
-def friend_names(user: Any) -> list[str]:
+def friend_names(user: User | AnonymousUser | None) -> list[str]:
     """The user's friends' names, for the invitation form's suggestions."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return []
     ids = selectors.friend_ids(user.pk)
     return list(
-        get_user_model()
-        .objects.filter(pk__in=ids, is_active=True)
+        User.objects.filter(pk__in=ids, is_active=True)
         .order_by("username")
         .values_list("username", flat=True)
     )
