@@ -38,6 +38,7 @@ from games.consumers import TableConsumer
 from games.models import Table
 
 from . import render, selectors, services
+from .services import ChatEvent
 from .templatetags.chat_tags import compose_for
 
 MAX_REMEMBERED = 500  # message ids a socket keeps, to send none twice
@@ -91,7 +92,7 @@ class TableChatConsumer(TableConsumer):
         with translation.override(self.language):
             return compose_for(table, self.user, oob=True)
 
-    async def chat_message(self, event: dict[str, Any]) -> None:
+    async def chat_message(self, event: ChatEvent) -> None:
         data = event["message"]
         if self.user.pk in event.get("hidden_from", ()) or data["id"] in self.chat_ids:
             return

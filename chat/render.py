@@ -9,15 +9,40 @@ renders it from the event alone, without touching the database.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, TypedDict
 
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from .models import PHRASES, Message, Report
 
 
-def as_data(message: Message) -> dict[str, Any]:
+class MessageData(TypedDict):
+    """A message as a reader's page needs it: the socket event's payload."""
+
+    id: int
+    table_id: int
+    sender_id: int
+    sender: str  # the sender's user name
+    spectator: bool
+    phrase: str  # a quick phrase's code, or ""
+    text: str  # the text as typed, or "" for a phrase
+    created: str  # ISO 8601, UTC
+    clock: str  # HH:MM, UTC
+    at: int  # epoch ms: the load benchmark's latency
+
+
+class MessageItem(MessageData):
+    """A message as one reader's log draws it."""
+
+    words: str
+    mine: bool
+    kind: str  # "phrase" or "text"
+    actions: bool  # the reader may report it
+
+
+def as_data(message: Message) -> MessageData:
     """What a reader's page needs of a message (the socket event's payload)."""
     created = message.created.astimezone(datetime.UTC)
     return {
@@ -30,18 +55,18 @@ def as_data(message: Message) -> dict[str, Any]:
         "text": message.text,
         "created": created.isoformat().replace("+00:00", "Z"),
         "clock": created.strftime("%H:%M"),
-        "at": int(created.timestamp() * 1000),  # epoch ms: the load benchmark's latency
+        "at": int(created.timestamp() * 1000),
     }
 
 
-def words(data: dict[str, Any]) -> str:
+def words(data: MessageData) -> str:
     """What the message says: a phrase in the active language, a text as typed."""
     if data["phrase"]:
         return str(PHRASES.get(data["phrase"], ""))
     return str(data["text"])
 
 
-def _item(data: dict[str, Any], reader_id: int | None, actions: bool) -> dict[str, Any]:
+def _item(data: MessageData, reader_id: int | None, actions: bool) -> MessageItem:
     return {
         **data,
         "words": words(data),
@@ -51,11 +76,11 @@ def _item(data: dict[str, Any], reader_id: int | None, actions: bool) -> dict[st
     }
 
 
-def _context(request: Any, actions: bool) -> dict[str, Any]:
+def _context(request: HttpRequest | None, actions: bool) -> dict[str, Any]:
     return {"reasons": Report.Reason.choices, "actions": actions, "request": request}
 
 
-def message_html(data: dict[str, Any], reader_id: int | None, *, actions: bool = True) -> str:
+def message_html(data: MessageData, reader_id: int | None, *, actions: bool = True) -> str:
     ctx = _context(None, actions)
     ctx["m"] = _item(data, reader_id, actions)
     return render_to_string("chat/_message.html", ctx)
@@ -65,7 +90,7 @@ def log_html(
     messages: list[Message],
     reader_id: int | None,
     *,
-    request: Any = None,
+    request: HttpRequest | None = None,
     actions: bool = True,
     oob: bool = False,
     replay: bool = False,
@@ -82,7 +107,7 @@ def log_html(
     return render_to_string("chat/_log.html", ctx, request=request)
 
 
-def frame_html(data: dict[str, Any], reader_id: int) -> str:
+def frame_html(data: MessageData, reader_id: int) -> str:
     """One new message for one reader: appended to the log, and said once in
     the chat's polite live region. One socket frame."""
     return render_to_string(
@@ -106,7 +131,7 @@ def compose_html(
     seated: bool,
     is_owner: bool,
     spectators_may_chat: bool,
-    request: Any = None,
+    request: HttpRequest | None = None,
     oob: bool = False,
 ) -> str:
     return render_to_string(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db.models import QuerySet
 
+from accounts.models import User
 from games import access
 from games.models import Game, Table
 from social.models import Block, Mute
@@ -49,15 +50,19 @@ def recent(table_id: int, reader_id: int, limit: int = RECENT) -> list[Message]:
     return list(reversed(rows.order_by("-created", "-pk")[:limit]))
 
 
-def of_game(game: Game, reader: Any) -> list[Message] | None:
+def of_game(game: Game, reader: User | AnonymousUser) -> list[Message] | None:
     """A finished game's chat for its replay: for the game's players only
     (None for anyone else, and while the game is under way)."""
-    if game.status != Game.Status.FINISHED or not access.may_view_game_records(reader, game.table):
+    if not isinstance(reader, User) or game.status != Game.Status.FINISHED:
+        return None
+    if not access.may_view_game_records(reader, game.table):
         return None
     return list(_for_reader(Message.objects.filter(game=game), reader.pk))
 
 
-def message_for(user: Any, message_id: int, session: Any) -> Message | None:
+def message_for(
+    user: User | AnonymousUser, message_id: int, session: SessionBase | None
+) -> Message | None:
     """The message if `user` may see its table (or played its game), else None."""
     message = Message.objects.select_related("sender").filter(pk=message_id).first()
     if message is None:

@@ -13,17 +13,19 @@ from __future__ import annotations
 import datetime
 import logging
 import unicodedata
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_ratelimit.core import is_ratelimited
 
 from accounts import guests
+from accounts.models import User
 from euchre_site import push
 from euchre_site.refusal import Code, Refusal
 from games import access, presence
@@ -70,7 +72,7 @@ def too_long() -> str:
     return _("A message can be at most %(n)d characters long.") % {"n": MAX_TEXT}
 
 
-def message_send_limited(*, request: Any, table: Table, text: str, phrase: str) -> Message:
+def message_send_limited(*, request: HttpRequest, table: Table, text: str, phrase: str) -> Message:
     """`message_send` for `request.user` behind the per-player rate limit
     (CHAT_RATE, every try counted): the chat's view and the table socket
     both send this way."""
@@ -78,10 +80,12 @@ def message_send_limited(*, request: Any, table: Table, text: str, phrase: str) 
         # Translators: the reader sent many chat messages in a short time.
         said = _("You are sending messages too fast: wait a few seconds and try again.")
         raise Refusal(said, code=Code.TOO_MANY)
+    if not isinstance(request.user, User):  # signed out meanwhile
+        raise Refusal(code=Code.FORBIDDEN)
     return message_send(table=table, user=request.user, text=text, phrase=phrase[:MAX_CODE])
 
 
-def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -> Message:
+def message_send(*, table: Table, user: User, text: str = "", phrase: str = "") -> Message:
     """Send a quick phrase (its code) or a free text to the table's chat."""
     phrase, text = phrase or "", text or ""
     if guests.is_guest(user):
@@ -138,15 +142,24 @@ def message_send(*, table: Table, user: Any, text: str = "", phrase: str = "") -
     return message
 
 
-def deliver(data: dict[str, Any]) -> None:
+class ChatEvent(TypedDict):
+    """A new message, to the table's group (chat.consumers' chat_message)."""
+
+    type: str  # "chat.message"
+    message: render.MessageData
+    hidden_from: list[int]  # the readers who do not see its sender
+
+
+def deliver(data: render.MessageData) -> None:
     """One event to the table's group: every open page of the table gets it
     once, and its socket drops it for a reader in `hidden_from`."""
-    event = {
+    event: ChatEvent = {
         "type": "chat.message",
         "message": data,
         "hidden_from": selectors.hidden_from(data["sender_id"]),
     }
-    push.send([(game_realtime.table_group(data["table_id"]), event)])
+    # push.send takes any JSON-able dict: the event's shape is ChatEvent.
+    push.send([(game_realtime.table_group(data["table_id"]), cast(dict[str, Any], event))])
 
 
 def notify_away(table_id: int, table_name: str, sender_id: int, game_id: int | None) -> None:
@@ -195,7 +208,7 @@ def notifications_seen(*, table_id: int, user_id: int) -> None:
     seen_at_table(user_id=user_id, table_id=table_id)
 
 
-def spectators_chat_set(*, table: Table, user: Any, allow: bool) -> TableChat:
+def spectators_chat_set(*, table: Table, user: User, allow: bool) -> TableChat:
     """The table's owner lets spectators write in the chat, or stops them."""
     if table.owner_id != user.pk:
         # Translators: someone other than the table's owner tried to change who may write in its chat.
@@ -211,7 +224,7 @@ def spectators_chat_set(*, table: Table, user: Any, allow: bool) -> TableChat:
     return row
 
 
-def message_report(*, message: Message, user: Any, reason: str) -> tuple[Report, bool]:
+def message_report(*, message: Message, user: User, reason: str) -> tuple[Report, bool]:
     """Report a message to the site's staff, with the conversation around it;
     (report, False) when this reader reported it already (nothing changes)."""
     if message.sender_id == user.pk:
@@ -231,7 +244,20 @@ def message_report(*, message: Message, user: Any, reason: str) -> tuple[Report,
     return report, True
 
 
-def context_around(message: Message) -> list[dict[str, Any]]:
+class ContextMessage(TypedDict):
+    """A message around a reported one, as the report keeps it (Report.context)."""
+
+    id: int
+    sender: str
+    sender_id: int
+    seat: int | None
+    phrase: str
+    text: str
+    created: str  # ISO 8601
+    reported: bool  # the reported message itself
+
+
+def context_around(message: Message) -> list[ContextMessage]:
     """The messages before and after `message` at its table, as they stand now."""
     same = Message.objects.filter(table_id=message.table_id).select_related("sender")
     earlier = Q(created__lt=message.created) | Q(created=message.created, pk__lt=message.pk)

@@ -5,8 +5,6 @@ reason."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
+from accounts.models import User
 from euchre_site.refusal import Refusal
 from games import access
 from games.models import Table
@@ -85,6 +84,8 @@ def spectators(request: HttpRequest, table_id: int) -> HttpResponse:
     allow = request.POST.get("allow", "")
     if allow not in ("0", "1"):
         return _refused(request, table.pk, _("Choose whether spectators may write."), 400)
+    if not isinstance(request.user, User):  # login_required: never
+        raise Http404("No such table")
     try:
         services.spectators_chat_set(table=table, user=request.user, allow=allow == "1")
     except Refusal as exc:
@@ -101,7 +102,9 @@ def spectators(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def report(request: HttpRequest, message_id: int) -> HttpResponse:
-    user: Any = request.user
+    user = request.user
+    if not isinstance(user, User):  # login_required: never
+        raise Http404("No such message")
     message = selectors.message_for(user, message_id, request.session)
     if message is None:
         raise Http404("No such message")

@@ -3,20 +3,28 @@ finished game's chat under its replay (`{% load chat_tags %}`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+from django.template import Context
 from django.template.loader import render_to_string
 
+from accounts.models import User
 from games import access
-from games.models import Game
+from games.models import Game, Table
 
 from .. import render, selectors
 
 register = template.Library()
 
 
-def compose_for(table: Any, user: Any, *, request: Any = None, oob: bool = False) -> str:
+def compose_for(
+    table: Table,
+    user: User | AnonymousUser,
+    *,
+    request: HttpRequest | None = None,
+    oob: bool = False,
+) -> str:
     seated = access.seat_of(table, user) is not None
     allowed = selectors.spectators_may_chat(table.pk)
     return render.compose_html(
@@ -31,7 +39,7 @@ def compose_for(table: Any, user: Any, *, request: Any = None, oob: bool = False
 
 
 @register.simple_tag(takes_context=True)
-def chat_panel(context: Any, table: Any) -> str:
+def chat_panel(context: Context, table: Table) -> str:
     """The table page's chat, or nothing at a table without one (a daily deal's)."""
     if not selectors.has_chat(table):
         return ""
@@ -50,7 +58,7 @@ def chat_panel(context: Any, table: Any) -> str:
 
 
 @register.inclusion_tag("chat/_game_chat.html", takes_context=True)
-def game_chat(context: Any, game: Any) -> dict[str, Any]:
+def game_chat(context: Context, game: object) -> dict[str, str]:
     """A finished game's chat, for the game's players only (nothing for anyone else)."""
     request = context["request"]
     # An imported game's replay names its game in words: it has no chat.
