@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 
+from accounts.models import User
 from accounts.sessions import SessionBoundConsumer
 from euchre_site.socket_db import database_sync_to_async
 from games import presence
@@ -53,7 +54,7 @@ class NotificationConsumer(SessionBoundConsumer):
         await self.send(text_data=event["html"])
 
 
-def _badge(user: Any) -> str:
+def _badge(user: User) -> str:
     """The badge in the user's language (the socket has no page language of its own)."""
     with texts.in_language_of(user):
         return services.badge_html(services.unread_count(user), oob=True)

@@ -23,7 +23,6 @@ from typing import Any
 
 import requests
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
@@ -34,6 +33,7 @@ from django.utils.translation import gettext, ngettext
 from pywebpush import WebPushException, webpush
 
 from accounts import timezones
+from accounts.models import User
 from games import presence
 from games.models import Game, Seat
 
@@ -57,7 +57,7 @@ MAX_REMINDER_MINUTES = 24 * 60
 # --------------------------------------------------------------------------- preferences
 
 
-def preferences_for(user: Any) -> Preferences:
+def preferences_for(user: User) -> Preferences:
     prefs, _ = Preferences.objects.get_or_create(user=user)
     return prefs
 
@@ -122,7 +122,9 @@ class PushSubscriptionTaken(Exception):
     """The endpoint is registered by another account; it is not moved."""
 
 
-def push_subscription_save(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+def push_subscription_save(
+    *, user: User, endpoint: str, p256dh: str, auth: str
+) -> PushSubscription:
     """Store the browser's subscription and switch push on for the user.
 
     The endpoint must pass `push_endpoints.check_endpoint` (else EndpointRefused,
@@ -138,7 +140,7 @@ def push_subscription_save(*, user: Any, endpoint: str, p256dh: str, auth: str) 
 
 
 def _push_subscription_store(
-    *, user: Any, endpoint: str, p256dh: str, auth: str
+    *, user: User, endpoint: str, p256dh: str, auth: str
 ) -> PushSubscription:
     for _ in range(2):
         own = PushSubscription.objects.filter(endpoint=endpoint, user=user)
@@ -155,17 +157,17 @@ def _push_subscription_store(
     raise PushSubscriptionTaken(endpoint)
 
 
-def push_endpoints_of(user: Any) -> list[str]:
+def push_endpoints_of(user: User) -> list[str]:
     return list(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True))
 
 
-def push_subscription_delete(*, user: Any, endpoint: str) -> None:
+def push_subscription_delete(*, user: User, endpoint: str) -> None:
     PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     if not PushSubscription.objects.filter(user=user).exists():
         Preferences.objects.filter(user=user).update(push_enabled=False)
 
 
-def push_subscriptions_forget(*, user: Any, endpoints: list[str]) -> None:
+def push_subscriptions_forget(*, user: User, endpoints: list[str]) -> None:
     """On log-out: the subscriptions that this browser registered during the session go."""
     if endpoints and PushSubscription.objects.filter(user=user, endpoint__in=endpoints).exists():
         PushSubscription.objects.filter(user=user, endpoint__in=endpoints).delete()
@@ -176,15 +178,15 @@ def push_subscriptions_forget(*, user: Any, endpoints: list[str]) -> None:
 # --------------------------------------------------------------------------- in-app
 
 
-def unread_count(user: Any) -> int:
+def unread_count(user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
-def notifications_for(user: Any, limit: int = 100) -> QuerySet[Notification]:
+def notifications_for(user: User, limit: int = 100) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user).select_related("game__table")[:limit]
 
 
-def mark_read(user: Any, notification_id: int) -> Notification | None:
+def mark_read(user: User, notification_id: int) -> Notification | None:
     """Mark one of the user's notifications read; None if it is not theirs."""
     note = Notification.objects.filter(pk=notification_id, user=user).first()
     if note is None:
@@ -196,7 +198,7 @@ def mark_read(user: Any, notification_id: int) -> Notification | None:
     return note
 
 
-def mark_all_read(user: Any) -> int:
+def mark_all_read(user: User) -> int:
     changed = Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now()
     )
@@ -220,7 +222,7 @@ def _read_now(unread: QuerySet[Notification], user_id: int) -> int:
         return 0
     changed = unread.update(read_at=timezone.now())
     if changed:
-        user = get_user_model().objects.filter(pk=user_id).first()
+        user = User.objects.filter(pk=user_id).first()
         if user is not None:
             _push_badge_on_commit(user)
     return changed
@@ -230,7 +232,7 @@ def badge_html(count: int, *, oob: bool = False) -> str:
     return render_to_string("notifications/badge.html", {"count": count, "oob": oob})
 
 
-def _push_badge_on_commit(user: Any) -> None:
+def _push_badge_on_commit(user: User) -> None:
     user_id = user.pk
 
     def push() -> None:
@@ -249,7 +251,7 @@ def _count_for_id(user_id: int) -> int:
 
 def notify(
     *,
-    user: Any,
+    user: User,
     kind: str,
     game: Game | None,
     url: str,
@@ -323,7 +325,7 @@ def notify(
     return note
 
 
-def worth_telling(user: Any, kind: str, game: Game) -> bool:
+def worth_telling(user: User, kind: str, game: Game) -> bool:
     """Attention is the player's: nothing the open table already shows them
     (SHOWN_AT_THE_TABLE), and no start or end of a live game they are
     playing themselves (LIVE_NEWS: told only while a bot stands in)."""
@@ -385,7 +387,7 @@ def unsubscribe_url(prefs: Preferences) -> str:
 
 
 def _send_mail(
-    *, user: Any, prefs: Preferences, subject: str, template: str, context: dict[str, Any]
+    *, user: User, prefs: Preferences, subject: str, template: str, context: dict[str, Any]
 ) -> None:
     """Call it in the user's language (`texts.in_language_of`): subject and body are theirs."""
     unsubscribe = unsubscribe_url(prefs)
@@ -498,7 +500,7 @@ def send_pending_emails(user_id: int, *, now: datetime.datetime | None = None) -
     return outcome
 
 
-def games_waiting_for(user: Any) -> QuerySet[Game]:
+def games_waiting_for(user: User) -> QuerySet[Game]:
     """Games under way whose seat to act is the user's own (not handed to a bot)."""
     return (
         Game.objects.filter(
@@ -550,7 +552,7 @@ def send_daily_digests() -> int:
 # --------------------------------------------------------------------------- reminders
 
 
-def due_reminders(now: datetime.datetime) -> list[tuple[Game, Any]]:
+def due_reminders(now: datetime.datetime) -> list[tuple[Game, User]]:
     """(game, user) pairs whose deadline is within the user's reminder lead time."""
     games = (
         Game.objects.filter(

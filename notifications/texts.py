@@ -37,6 +37,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from accounts.languages import language_of
+from accounts.models import User
 from games.words import winner_name  # a bot's name in the active language
 
 Params = Mapping[str, Any]
@@ -53,7 +54,7 @@ class Notification(Protocol):
     @property
     def text(self) -> str: ...
     @property
-    def user(self) -> Any: ...
+    def user(self) -> User: ...
     def get_kind_display(self) -> str: ...
 
 
@@ -179,7 +180,7 @@ def render(note: Notification, language: str | None = None) -> str:
 
 
 @contextmanager
-def in_language_of(user: Any) -> Iterator[str]:
+def in_language_of(user: User) -> Iterator[str]:
     """Everything inside speaks `user`'s language (e-mail, push, socket frames)."""
     language = language_of(user)
     with translation.override(language):

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -22,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import User
 from euchre_site import pwa, safe_json
 from euchre_site.safe_json import JSONTooLarge, loads_limited
 
@@ -29,19 +31,27 @@ from . import push_endpoints, services
 from .forms import PreferencesForm
 
 
+def _me(request: HttpRequest) -> User:
+    """The signed-in user: the views that read or change their notices require one."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
+
+
 @login_required
 def centre(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "notifications/centre.html",
-        {"notifications": services.notifications_for(request.user)},
+        {"notifications": services.notifications_for(_me(request))},
     )
 
 
 @login_required
 @require_POST
 def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
-    note = services.mark_read(request.user, pk)
+    note = services.mark_read(_me(request), pk)
     if note is None:
         raise Http404(gettext("No such notification."))
     if getattr(request, "htmx", False):
@@ -55,7 +65,7 @@ def mark_read(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
     """Follow a notification's link: it counts as read once opened."""
-    note = services.mark_read(request.user, pk)
+    note = services.mark_read(_me(request), pk)
     if note is None:
         raise Http404(gettext("No such notification."))
     safe = url_has_allowed_host_and_scheme(note.url, allowed_hosts={request.get_host()})
@@ -65,12 +75,12 @@ def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def mark_all_read(request: HttpRequest) -> HttpResponse:
-    services.mark_all_read(request.user)
+    services.mark_all_read(_me(request))
     if getattr(request, "htmx", False):
         response = render(
             request,
             "notifications/centre.html#list",
-            {"notifications": services.notifications_for(request.user)},
+            {"notifications": services.notifications_for(_me(request))},
         )
         return _with_badge(request, response)
     return redirect("notifications:centre")
@@ -78,13 +88,13 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
 
 def _with_badge(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """The nav badge rides along out of band, for pages whose socket is down."""
-    response.content += services.badge_html(services.unread_count(request.user), oob=True).encode()
+    response.content += services.badge_html(services.unread_count(_me(request)), oob=True).encode()
     return response
 
 
 @login_required
 def preferences(request: HttpRequest) -> HttpResponse:
-    prefs = services.preferences_for(request.user)
+    prefs = services.preferences_for(_me(request))
     form = PreferencesForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -96,7 +106,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "vapid_public_key": settings.VAPID_PUBLIC_KEY if services.push_configured() else "",
-            "push_endpoints": services.push_endpoints_of(request.user),
+            "push_endpoints": services.push_endpoints_of(_me(request)),
         },
     )
 
@@ -147,7 +157,7 @@ def push_subscription(request: HttpRequest) -> HttpResponse:
     if not isinstance(endpoint, str) or not endpoint or not safe_json.is_clean_text(endpoint):
         return _push_error(NOT_A_SUBSCRIPTION)
     if data.get("delete") is True:
-        services.push_subscription_delete(user=request.user, endpoint=endpoint)
+        services.push_subscription_delete(user=_me(request), endpoint=endpoint)
         _session_endpoints(request, remove=endpoint)
         return JsonResponse({"ok": True, "subscribed": False})
     keys = data.get("keys")
@@ -159,7 +169,7 @@ def push_subscription(request: HttpRequest) -> HttpResponse:
     assert isinstance(p256dh, str) and isinstance(auth, str)
     try:
         services.push_subscription_save(
-            user=request.user, endpoint=endpoint, p256dh=p256dh, auth=auth
+            user=_me(request), endpoint=endpoint, p256dh=p256dh, auth=auth
         )
     except push_endpoints.EndpointRefused as exc:
         return _push_error(str(exc))
@@ -211,7 +221,7 @@ def _session_endpoints(request: HttpRequest, *, add: str = "", remove: str = "")
 
 
 def forget_push_on_logout(
-    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
+    sender: Any, request: HttpRequest | None, user: User | None, **kwargs: Any
 ) -> None:
     """Log-out ends this browser's push for the account: someone else may use it next.
 
