@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import access, bots, engine
 from games.bots import hard
@@ -69,7 +70,7 @@ def decisions_of(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str,
     return out
 
 
-def review_request(*, hand: Hand, user: Any) -> Review:
+def review_request(*, hand: Hand, user: User) -> Review:
     """Queue a review of `user`'s decisions in a finished hand they played."""
     if hand.result is None or not hand.result.get("complete"):
         # Translators: a hard-bot review (the strongest computer player looks at a person's decisions) was asked for a hand not yet over.
@@ -98,7 +99,7 @@ def review_request(*, hand: Hand, user: Any) -> Review:
 AGREEMENT_HANDS = 20  # the most reviews one agreement run queues
 
 
-def agreement_request(*, user: Any, limit: int = AGREEMENT_HANDS) -> int:
+def agreement_request(*, user: User, limit: int = AGREEMENT_HANDS) -> int:
     """Queue reviews of the player's last `limit` (at most AGREEMENT_HANDS)
     finished hands that have none (thrown-in hands hold few decisions and are
     left out); how many were queued. Nothing while any review of theirs is still
@@ -131,7 +132,7 @@ def agreement_request(*, user: Any, limit: int = AGREEMENT_HANDS) -> int:
         return queued
 
 
-def agreement_progress(*, user: Any) -> dict[str, int]:
+def agreement_progress(*, user: User) -> dict[str, int]:
     """Reviews of the player's hands: how many in all, and how many done."""
     rows = Review.objects.filter(user=user)
     total = rows.count()

@@ -4,8 +4,9 @@ out for the templates (constant work, whatever the history's length)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils.formats import number_format
 from django.utils.functional import Promise, lazy
@@ -13,6 +14,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from accounts.models import User
 from games import access, words
 from games.models import Game, Hand, Table
 
@@ -305,13 +307,13 @@ def average() -> dict[str, Any]:
     return row or {}
 
 
-def visible_games(user: Any) -> Q:
+def visible_games(user: User | AnonymousUser) -> Q:
     """Games whose finished hands `user` may look at: the ones they played in
     (docs/rules.md: the whole deal is shown to the three players in the history)."""
-    return Q(table__seats__user=user) if user.is_authenticated else Q(pk__in=[])
+    return Q(table__seats__user=user) if isinstance(user, User) else Q(pk__in=[])
 
 
-def finished_hand_for(user: Any, hand_id: int) -> Hand | None:
+def finished_hand_for(user: User | AnonymousUser, hand_id: int) -> Hand | None:
     """A finished hand the user played in; else None."""
     hand = (
         Hand.objects.select_related("game__table")
@@ -323,14 +325,14 @@ def finished_hand_for(user: Any, hand_id: int) -> Hand | None:
     return hand if access.may_view_game_records(user, hand.game.table) else None
 
 
-def game_for(user: Any, game_id: int) -> Game | None:
+def game_for(user: User | AnonymousUser, game_id: int) -> Game | None:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return None
     return game if access.may_view_game_records(user, game.table) else None
 
 
-def history(user: Any, filters: Mapping[str, Any]) -> QuerySet[HandFact]:
+def history(user: User, filters: Mapping[str, Any]) -> QuerySet[HandFact]:
     """The user's finished hands, newest first, filtered by the cleaned data
     of a stats.forms.HistoryFilterForm (booleans, and `game` an id or None)."""
     qs = HandFact.objects.filter(user=user).select_related("hand", "game__table")
@@ -459,7 +461,14 @@ def rating_change(mu: float, before: float | None) -> int:
     return shown_rating(mu) - shown_rating(SHOWN_MU if before is None else before)
 
 
-def recent_games(user_id: int, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
+class RecentGame(TypedDict):
+    fact: GameFact
+    change: int | None  # of the shown rating; None: not rated for them
+    rating: int | None  # the shown rating after it
+    reason: str | Promise  # why it is not rated, or rated otherwise ("" if rated)
+
+
+def recent_games(user_id: int, limit: int = RECENT_GAMES) -> list[RecentGame]:
     """The person's last finished games, newest first: each with its change of
     their shown rating (None when it is not rated for them) and, when it is not
     rated or rated otherwise, why. Two queries."""
@@ -476,7 +485,7 @@ def recent_games(user_id: int, limit: int = RECENT_GAMES) -> list[dict[str, Any]
         .annotate(before=rating_before())
         .values_list("game_id", "mu", "before")
     }
-    rows = []
+    rows: list[RecentGame] = []
     for f in facts:
         event = events.get(f.game_id)
         rows.append(

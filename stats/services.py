@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q, Sum
@@ -389,7 +389,15 @@ def _store(key: str, user_id: int | None, data: dict[str, Any]) -> PlayerStats:
     raise RuntimeError(f"could not store the statistics {key}")
 
 
-def agreement_of(*, user_id: int) -> dict[str, Any] | None:
+class Agreement(TypedDict):
+    """How often a player's decisions were the hard bot's, over their reviews."""
+
+    pct: float | None
+    decisions: int
+    hands: int
+
+
+def agreement_of(*, user_id: int) -> Agreement | None:
     got = Review.objects.filter(user_id=user_id, status=Review.Status.DONE).aggregate(
         agreed=Sum("agreed"), total=Sum("total_steps"), hands=Count("pk")
     )
@@ -481,7 +489,13 @@ def ratings_update(*, game: Game) -> bool:
     return True
 
 
-def rating_series(*, user_id: int) -> list[dict[str, Any]]:
+class RatingPoint(TypedDict):
+    at: str  # ISO 8601
+    game: int
+    value: int  # the shown rating after the game
+
+
+def rating_series(*, user_id: int) -> list[RatingPoint]:
     events = list(
         RatingEvent.objects.filter(rating__user_id=user_id).order_by("-at", "-pk")[:SERIES_RATINGS]
     )

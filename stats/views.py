@@ -8,8 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.exceptions import Ratelimited
 
+from accounts.models import User
 from euchre_site.downloads import json_attachment
 from euchre_site.refusal import Refusal
 from games import words
@@ -33,12 +34,13 @@ from .review import agreement_progress, agreement_request, review_request
 from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
 from .services import leaderboard as leaderboard_rows
 
-User = get_user_model()
 
-
-def _me(request: HttpRequest) -> Any:
+def _me(request: HttpRequest) -> User:
     """The signed-in user (every view here requires one)."""
-    return request.user
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 def _dated(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -174,7 +176,7 @@ def history(request: HttpRequest) -> HttpResponse:
             {"page": None, "filters": shown, "query": ""},
             status=400,
         )
-    page = Paginator(selectors.history(request.user, form.cleaned_data), 50).get_page(
+    page = Paginator(selectors.history(_me(request), form.cleaned_data), 50).get_page(
         request.GET.get("page")
     )
     return render(
@@ -371,7 +373,7 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     elif request.method == "POST":
         try:
             with transaction.atomic():
-                rev = review_request(hand=hand, user=request.user)
+                rev = review_request(hand=hand, user=_me(request))
         except Refusal as exc:
             return render(
                 request,
