@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
@@ -90,7 +90,46 @@ def _hand_ids(deal: DailyDeal) -> dict[int, dict[int, int]]:
     return out
 
 
-def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> dict[str, Any]:
+class DayHand(TypedDict):
+    """One hand of the day's comparison (best and average once the day is over)."""
+
+    number: int
+    dealer: str
+    mine: int | None  # the viewer's points, None if they did not play it
+    best: int | None
+    best_name: str | None
+    best_hand: int | None  # the id of the best player's hand, for its replay
+    average: float | None
+    players: int
+    my_hand: int | None
+
+
+class BoardHand(TypedDict):
+    number: int
+    id: int | None  # the hand's id, for its replay
+
+
+class BoardRow(TypedDict):
+    """One player on the day's leaderboard."""
+
+    place: int | None
+    ranked: bool
+    name: str
+    is_you: bool
+    total: int
+    hands_played: int
+    status: str
+    done: bool
+    hands: list[BoardHand]  # their hands' replays, once the day is over
+
+
+class Comparison(TypedDict):
+    hands: list[DayHand]
+    board: list[BoardRow]
+    players: int
+
+
+def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> Comparison:
     """What the day's page shows: the viewer's points in each hand, and the
     leaderboard: the ranked entries (top LEADERBOARD_SIZE by total, ties
     sharing a place), then as many unranked ones, marked so. With `replays`
@@ -100,7 +139,7 @@ def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> dict[s
     summary = (deal.summary.get("hands") if replays else None) or [{} for _ in range(HANDS)]
     best_entries = {h.get("best_entry") for h in summary if h.get("best_entry")}
     best_names = dict(Entry.objects.filter(pk__in=best_entries).values_list("pk", "user__username"))
-    hands = []
+    hands: list[DayHand] = []
     for n, figures in enumerate(summary):
         best_entry = figures.get("best_entry")
         mine = entry.points[n] if entry is not None and len(entry.points) > n else None
@@ -122,7 +161,7 @@ def comparison(deal: DailyDeal, entry: Entry | None, *, replays: bool) -> dict[s
         *shown.filter(place__isnull=False).order_by("place", "pk")[:LEADERBOARD_SIZE],
         *shown.filter(place__isnull=True).order_by("-total", "pk")[:LEADERBOARD_SIZE],
     ]
-    rows = [
+    rows: list[BoardRow] = [
         {
             "place": e.place,
             "ranked": e.place is not None,

@@ -3,7 +3,7 @@ out for the templates (constant work, whatever the history's length)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypedDict, cast
 
 from django.contrib.auth.models import AnonymousUser
@@ -407,7 +407,15 @@ def hand_role(f: HandFact) -> str:
     return pgettext("hand history", "%(role)s: %(outcome)s") % {"role": role, "outcome": outcome}
 
 
-def history_rows(facts: Any) -> list[dict[str, Any]]:
+class HistoryRow(TypedDict):
+    fact: HandFact
+    sealed: bool  # its replay and records wait for the day's end (a daily deal)
+    role: str  # what the player did and how it ended, in words
+    trump: str  # the suit's initial in the active language, or ""
+    trump_name: str  # the suit's name, or ""
+
+
+def history_rows(facts: Iterable[HandFact]) -> list[HistoryRow]:
     """The hand history's rows: each fact with its role and trump in words,
     and whether its replay and records are still sealed (today's daily deal)."""
     return [
