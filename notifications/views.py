@@ -225,7 +225,7 @@ def forget_push_on_logout(
 ) -> None:
     """Log-out ends this browser's push for the account: someone else may use it next.
 
-    Connected to `user_logged_out` in NotificationsConfig.ready.
+    Connected to `user_logged_out` by notifications.receivers.
     """
     if request is None or user is None or not hasattr(request, "session"):
         return

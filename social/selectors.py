@@ -48,7 +48,7 @@ def are_friends(a_id: int, b_id: int) -> bool:
 
 
 # The token of the invitation a visitor followed before signing up: the seat
-# is taken for them as soon as their account exists (social.apps).
+# is taken for them as soon as their account exists (social.receivers).
 SIGNUP_INVITATION_KEY = "social.invitation"
 
 
