@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import guests
+from euchre_site.refusal import Code, Refusal
 from games import engine
 from games.engine import Action, EngineError, GameState, Rules
 
@@ -35,39 +36,10 @@ from .models import BOT_LEVELS, Game, Hand, Seat, Table, new_invite_token
 MAX_NAME = 60
 
 
-class GameError(Exception):
-    """A request that changes nothing; `message` is what the player reads (in
-    the language of the request that raised it), `rule` the section of the
-    rules page that explains it (an anchor of /rules/, or None), and `status`
-    the HTTP status that answers it (400: not allowed as asked)."""
-
-    status = 400
-
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-
-    @classmethod
-    def refused(cls, exc: EngineError) -> GameError:
-        """The engine's refusal, said to the player (games.messages)."""
-        return cls(messages.refusal(exc), rule=messages.rule_anchor(exc))
-
-
-class Forbidden(GameError):
-    """Not this person's to do (403)."""
-
-    status = 403
-
-
-class Conflict(GameError):
-    """The table is not in the state the request expects (409)."""
-
-    status = 409
-
-
-class StaleVersion(Conflict):
-    pass
+def refused(exc: EngineError) -> Refusal:
+    """The engine's refusal, said to the player (games.messages), with the
+    rules page's section that explains it."""
+    return Refusal(messages.refusal(exc), code=Code.MOVE_REFUSED, rule=messages.rule_anchor(exc))
 
 
 # --------------------------------------------------------------------------- state
@@ -148,9 +120,9 @@ def table_create(
     bots fill the table."""
     name = name.strip()
     if not name:
-        raise GameError(_("Give the table a name."))
+        raise Refusal(_("Give the table a name."))
     if len(name) > MAX_NAME:
-        raise GameError(
+        raise Refusal(
             ngettext(
                 "A table name has at most %(max)s character.",
                 "A table name has at most %(max)s characters.",
@@ -161,26 +133,26 @@ def table_create(
     try:
         rules_obj = Rules.from_dict(rules)
     except EngineError as exc:
-        raise GameError.refused(exc) from None
+        raise refused(exc) from None
     try:
         engine.check_target(target)
     except EngineError as exc:
-        raise GameError.refused(exc) from None
+        raise refused(exc) from None
     if mode not in Table.Mode.values:
         # Translators: a table is played live (everyone at once) or by turns (a time limit per move).
-        raise GameError(_("Choose live or by turns."))
+        raise Refusal(_("Choose live or by turns."))
     if mode == Table.Mode.TURNS:
         times = {s for s, _label in Table._meta.get_field("move_seconds").choices or []}
         if move_seconds not in times:
-            raise GameError(_("Choose the time per move."))
+            raise Refusal(_("Choose the time per move."))
     else:
         move_seconds = None
     if visibility not in Table.Visibility.values:
-        raise GameError(_("Choose public or private."))
+        raise Refusal(_("Choose public or private."))
     if guests.is_guest(owner):
         # A guest plays live against bots alone (accounts.guests), unseen in the lobby.
         if mode != Table.Mode.LIVE or not all((bots or {}).get(p) for p in (1, 2)):
-            raise Forbidden(guests.refusal())
+            raise Refusal(code=Code.FORBIDDEN, message=guests.refusal())
         visibility = Table.Visibility.PRIVATE
     with transaction.atomic():
         table = Table.objects.create(
@@ -211,7 +183,10 @@ def table_revoke_invitation(*, table: Table, user: Any) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if table.owner_id != user.pk:
-            raise Forbidden(_("Only the table's creator can revoke its invitation link."))
+            raise Refusal(
+                code=Code.FORBIDDEN,
+                message=_("Only the table's creator can revoke its invitation link."),
+            )
         table.invite_token = new_invite_token()
         table.save(update_fields=["invite_token", "updated"])
         _after_lobby_change(table)  # open pages re-check who may watch
@@ -220,22 +195,22 @@ def table_revoke_invitation(*, table: Table, user: Any) -> None:
 def _open_table_for_update(table_id: int) -> Table:
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status != Table.Status.OPEN:
-        raise Conflict(_("The game at this table has already started."))
+        raise Refusal(code=Code.CONFLICT, message=_("The game at this table has already started."))
     return table
 
 
 def table_join(*, table: Table, user: Any, position: int) -> Game | None:
     """Sit in an empty seat; the game starts when the third seat is filled."""
     if guests.is_guest(user):  # a guest sits at their own tables only, with bots
-        raise Forbidden(guests.refusal())
+        raise Refusal(code=Code.FORBIDDEN, message=guests.refusal())
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.seats.filter(user=user).exists():
-            raise Conflict(_("You already have a seat at this table."))
+            raise Refusal(code=Code.CONFLICT, message=_("You already have a seat at this table."))
         if not Seat.objects.filter(
             table=table, position=position, user__isnull=True, bot_level=""
         ).exists():
-            raise Conflict(_("That seat is taken."))
+            raise Refusal(code=Code.CONFLICT, message=_("That seat is taken."))
         signals.seat_wanted.send(sender=Table, table=table, position=position, user=user)
         Seat.objects.filter(table=table, position=position).update(user=user)
         signals.seat_taken.send(sender=Table, table=table, user=user)
@@ -247,7 +222,7 @@ def table_leave(*, table: Table, user: Any) -> None:
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if not Seat.objects.filter(table=table, user=user).update(user=None):
-            raise Forbidden(_("You are not seated at this table."))
+            raise Refusal(code=Code.FORBIDDEN, message=_("You are not seated at this table."))
         if not table.seats.filter(user__isnull=False).exists():
             _after_lobby_change(table)  # open pages learn that the table is gone
             table.delete()
@@ -258,11 +233,11 @@ def table_leave(*, table: Table, user: Any) -> None:
 def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game | None:
     """The owner puts a bot in an empty seat, or removes it (level "")."""
     if level and level not in dict(BOT_LEVELS):
-        raise GameError(_("Choose an easy, medium, hard or expert bot."))
+        raise Refusal(_("Choose an easy, medium, hard or expert bot."))
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.owner_id != user.pk:
-            raise Forbidden(_("Only the table's creator can seat bots."))
+            raise Refusal(code=Code.FORBIDDEN, message=_("Only the table's creator can seat bots."))
         if level:
             if level == "expert":
                 check_expert_tables(user, table)
@@ -271,14 +246,14 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
                 table=table, position=position, user__isnull=True, bot_level=""
             ).update(bot_level=level)
             if not updated:
-                raise Conflict(_("That seat is taken."))
+                raise Refusal(code=Code.CONFLICT, message=_("That seat is taken."))
             return _start_if_full(table)
         if (
             not Seat.objects.filter(table=table, position=position)
             .exclude(bot_level="")
             .update(bot_level="")
         ):
-            raise Conflict(_("There is no bot in that seat."))
+            raise Refusal(code=Code.CONFLICT, message=_("There is no bot in that seat."))
         _after_lobby_change(table)
         return None
 
@@ -289,23 +264,23 @@ def table_fill_with_bots(*, table: Table, user: Any, level: str) -> Game | None:
     player stays theirs), all or none: a refused bot (the cap on expert
     tables) leaves every seat as it was. The game starts if they fill it."""
     if level not in dict(BOT_LEVELS):
-        raise GameError(_("Choose an easy, medium, hard or expert bot."))
+        raise Refusal(_("Choose an easy, medium, hard or expert bot."))
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
         if table.owner_id != user.pk:
-            raise Forbidden(_("Only the table's creator can seat bots."))
+            raise Refusal(code=Code.FORBIDDEN, message=_("Only the table's creator can seat bots."))
         game, seated = None, 0
         empty = table.seats.filter(user__isnull=True, bot_level="")
         for position in list(empty.values_list("position", flat=True)):
             try:  # held for an invitee: not open
                 signals.seat_wanted.send(sender=Table, table=table, position=position, user=None)
-            except Conflict:
+            except Refusal:
                 continue
             game = table_set_bot(table=table, user=user, position=position, level=level)
             seated += 1
         if not seated:
             # Translators: the owner asked to fill a table's empty seats with bots, but no seat is free (taken meanwhile, or held for invited players).
-            raise Conflict(_("No seat is open for a bot."))
+            raise Refusal(code=Code.CONFLICT, message=_("No seat is open for a bot."))
     return game
 
 
@@ -346,9 +321,10 @@ def check_expert_tables(owner: Any, table: Table) -> None:
     _lock_player(owner)
     limit = settings.MAX_EXPERT_TABLES
     if _expert_tables(owner, table) >= limit:
-        raise Conflict(
+        raise Refusal(
+            code=Code.CONFLICT,
             # Translators: a player tried to seat an expert bot (the strongest computer player, which thinks longest) while already having the most tables with expert bots allowed at a time.
-            ngettext(
+            message=ngettext(
                 "Expert bots think long, so a player may have %(max)s table with expert"
                 " bots at a time. Finish it, or choose another bot, before seating an"
                 " expert bot at another table.",
@@ -357,7 +333,7 @@ def check_expert_tables(owner: Any, table: Table) -> None:
                 " seating an expert bot at another table.",
                 limit,
             )
-            % {"max": limit}
+            % {"max": limit},
         )
 
 
@@ -386,9 +362,10 @@ def check_autopilot_seats(user: Any, table: Table) -> None:
     _lock_player(user)
     limit = settings.MAX_AUTOPILOT_SEATS
     if _autopilot_seats(user, table) >= limit:
-        raise Conflict(
+        raise Refusal(
+            code=Code.CONFLICT,
             # Translators: a player asked a bot to play for them ("Let a bot play for me") while bots already play their seats in the most games allowed at a time.
-            ngettext(
+            message=ngettext(
                 "A bot already plays for you in %(max)s game, the most at a time. Take"
                 " that seat back, or wait until that game is over, before letting a bot"
                 " play for you here.",
@@ -397,7 +374,7 @@ def check_autopilot_seats(user: Any, table: Table) -> None:
                 " before letting a bot play for you here.",
                 limit,
             )
-            % {"max": limit}
+            % {"max": limit},
         )
 
 
@@ -428,7 +405,7 @@ def daily_table_create(
     seats 1 and 2. Target 25, the highest allowed: nobody reaches it in five
     hands (at most 4 points a hand), so every attempt plays every deal and
     ends after the last (the hand limit). Not listed in the lobby, no hints.
-    Raises Conflict if the owner already has a table for that day."""
+    Raises Refusal (Code.CONFLICT) if the owner already has a table for that day."""
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -443,7 +420,9 @@ def daily_table_create(
                 )
         except IntegrityError:
             # Translators: a player asked to start the daily deal of a day they have already started.
-            raise Conflict(_("You have already started this daily deal.")) from None
+            raise Refusal(
+                code=Code.CONFLICT, message=_("You have already started this daily deal.")
+            ) from None
         Seat.objects.bulk_create(
             [
                 Seat(table=table, position=0, user=owner),
@@ -538,18 +517,24 @@ def game_rematch(*, table: Table, user: Any) -> Game:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if access.seat_of(table, user) is None:
-            raise Forbidden(_("Only the players at this table can start a rematch."))
+            raise Refusal(
+                code=Code.FORBIDDEN,
+                message=_("Only the players at this table can start a rematch."),
+            )
         if table.is_daily:
             # Translators: the daily deal (the same five deals for every player, once a day) is played once; a rematch at its table is refused.
-            raise Conflict(_("The daily deal is played once a day: there is no rematch."))
+            raise Refusal(
+                code=Code.CONFLICT,
+                message=_("The daily deal is played once a day: there is no rematch."),
+            )
         last = table.games.order_by("-number").first()
         if last is None or last.status != Game.Status.FINISHED:
-            raise Conflict(_("The current game is not finished yet."))
+            raise Refusal(code=Code.CONFLICT, message=_("The current game is not finished yet."))
         _rematch_within_caps(table, user)
         try:
             return _game_start(table, last.number + 1)
         except IntegrityError:
-            raise Conflict(_("A rematch has already started.")) from None
+            raise Refusal(code=Code.CONFLICT, message=_("A rematch has already started.")) from None
 
 
 def _rematch_within_caps(table: Table, user: Any) -> None:
@@ -559,25 +544,26 @@ def _rematch_within_caps(table: Table, user: Any) -> None:
     autopilot seats (over the cap they play it themselves)."""
     try:
         check_expert_tables(table.owner, table)
-    except Conflict:
+    except Refusal:
         if table.owner_id == user.pk:
             raise
         limit = settings.MAX_EXPERT_TABLES
-        raise Conflict(
+        raise Refusal(
+            code=Code.CONFLICT,
             # Translators: a player asked for a rematch at a table with expert bots (the strongest computer players); the table's creator already has the most tables with expert bots allowed at a time.
-            ngettext(
+            message=ngettext(
                 "The table's creator already has %(max)s table with expert bots under way,"
                 " the most at a time: the rematch can start once it is finished.",
                 "The table's creator already has %(max)s tables with expert bots under way,"
                 " the most at a time: the rematch can start once one of them is finished.",
                 limit,
             )
-            % {"max": limit}
+            % {"max": limit},
         ) from None
     for seat in _on_autopilot(table.seats.exclude(user=None)).select_related("user"):
         try:
             check_autopilot_seats(seat.user, table)
-        except Conflict:
+        except Refusal:
             Seat.objects.filter(pk=seat.pk).update(bot_level="")
 
 
@@ -585,22 +571,27 @@ def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
     """A player hands their seat in the game under way to a bot (`level`),
     or takes it back (`level` ""): the seat stays theirs either way."""
     if level and level not in dict(BOT_LEVELS):
-        raise GameError(_("Choose an easy, medium, hard or expert bot."))
+        raise Refusal(_("Choose an easy, medium, hard or expert bot."))
     if table.is_daily:
         # Translators: in the daily deal every player plays their own cards; no bot may play for them.
-        raise Forbidden(_("In the daily deal you play your own cards: no bot can play for you."))
+        raise Refusal(
+            code=Code.FORBIDDEN,
+            message=_("In the daily deal you play your own cards: no bot can play for you."),
+        )
     with transaction.atomic():
         game = (
             Game.objects.select_for_update().filter(table=table, status=Game.Status.PLAYING).first()
         )
         if game is None:
-            raise Conflict(_("There is no game under way at this table."))
+            raise Refusal(
+                code=Code.CONFLICT, message=_("There is no game under way at this table.")
+            )
         if level and Seat.objects.filter(table=table, user=user).exists():
             check_autopilot_seats(user, table)
         # The seat's time-out count is left as it is (see _count_timeouts):
         # taking the seat back is not a move made in time.
         if not Seat.objects.filter(table=table, user=user).update(bot_level=level, away=False):
-            raise Forbidden(_("You are not playing at this table."))
+            raise Refusal(code=Code.FORBIDDEN, message=_("You are not playing at this table."))
         _seat_changed(game)
 
 
@@ -653,14 +644,14 @@ def vacation_start(*, user: Any, days: int, now: datetime.datetime | None = None
     14 a calendar year)."""
     now = now or timezone.now()
     if user.on_vacation(now):
-        raise Conflict(_("You are already on vacation."))
+        raise Refusal(code=Code.CONFLICT, message=_("You are already on vacation."))
     left = user.vacation_days_left(now)
     if not 1 <= days <= left:
         if left < 1:
-            raise GameError(_("You have no vacation days left this year."))
+            raise Refusal(_("You have no vacation days left this year."))
         if left == 1:
-            raise GameError(_("Choose 1 day: it is the last vacation day you have this year."))
-        raise GameError(
+            raise Refusal(_("Choose 1 day: it is the last vacation day you have this year."))
+        raise Refusal(
             ngettext(
                 "Choose between 1 and %(left)s day (you have %(left)s vacation day left this year).",
                 "Choose between 1 and %(left)s days (you have %(left)s vacation days left this year).",
@@ -681,7 +672,7 @@ def vacation_end(*, user: Any, now: datetime.datetime | None = None) -> None:
     """Come back early; the whole days not used are given back."""
     now = now or timezone.now()
     if not user.on_vacation(now):
-        raise Conflict(_("You are not on vacation."))
+        raise Refusal(code=Code.CONFLICT, message=_("You are not on vacation."))
     with transaction.atomic():
         unused = (user.vacation_until - now).days
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
@@ -758,19 +749,19 @@ class Actor:
         return cls("timeout", seat=seat)
 
     def seat_at(self, game: Game, seats: dict[int, Seat]) -> int:
-        """The seat this actor moves for; raises GameError if it may not."""
+        """The seat this actor moves for; raises Refusal if it may not."""
         if self.kind == "person":
             own = access.seat_of(game.table, self.user)
             if own is None:
-                raise Forbidden(_("You are not playing at this table."))
+                raise Refusal(code=Code.FORBIDDEN, message=_("You are not playing at this table."))
             return own
         assert self.seat is not None
         if self.kind == "bot":
             if not seats[self.seat].is_bot:
-                raise Forbidden(_("That seat is not a bot's."))
+                raise Refusal(code=Code.FORBIDDEN, message=_("That seat is not a bot's."))
             return self.seat
         if seats[self.seat].is_bot or game.deadline is None or game.deadline > timezone.now():
-            raise Forbidden(_("That seat has not run out of time."))
+            raise Refusal(code=Code.FORBIDDEN, message=_("That seat has not run out of time."))
         return self.seat
 
 
@@ -781,27 +772,30 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
     "autopilot"`, or `"by": "stand-in"` while they are away or handed over).
 
     `action` holds only the fields its type has (docs/hand-record.md); the seat is
-    the actor's. Raises GameError (nothing changed) for a stale version, a
+    the actor's. Raises Refusal (nothing changed) for a stale version, a
     wrong seat, a move out of turn or an illegal action; the message says why.
     """
     if not isinstance(action, dict) or "seat" in action:
-        raise GameError(_("That is not a move."))
+        raise Refusal(_("That is not a move."))
     with transaction.atomic():
         game = _locked_games().get(pk=game_id)
         table = game.table
         seats = {s.position: s for s in table.seats.all()}
         seat = actor.seat_at(game, seats)
         if game.status == Game.Status.FINISHED:
-            raise Conflict(_("The game is over."))
+            raise Refusal(code=Code.CONFLICT, message=_("The game is over."))
         if version != game.version:
-            raise StaleVersion(
-                _("The table changed before your move arrived; here it is as it stands now.")
+            raise Refusal(
+                code=Code.STALE,
+                message=_(
+                    "The table changed before your move arrived; here it is as it stands now."
+                ),
             )
         state = game_state(game)  # usually cached: rebuilt from every hand only after a restart
         hand = current_hand_row(game)
         assert hand is not None
         if state.current is None or state.current.to_act != seat:
-            raise Conflict(_("It is not your turn."))
+            raise Refusal(code=Code.CONFLICT, message=_("It is not your turn."))
         try:
             act = Action.from_dict({**action, "seat": seat}, strict=True)
             if actor.kind == "timeout":
@@ -817,7 +811,7 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
                 )
             new_state = engine.game_apply(state, act)
         except EngineError as exc:
-            raise GameError.refused(exc) from None
+            raise refused(exc) from None
         new_state, hand = _store_move(game, hand, new_state)
         _set_turn(game, new_state)
         updated = Game.objects.filter(pk=game.pk, version=version).update(
@@ -832,7 +826,10 @@ def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor
             deadline=game.deadline,
         )
         if updated != 1:
-            raise StaleVersion(_("Someone moved first; here is the table as it stands now."))
+            raise Refusal(
+                code=Code.STALE,
+                message=_("Someone moved first; here is the table as it stands now."),
+            )
         game.version = version + 1
         game.scores = list(new_state.scores)
         transaction.on_commit(partial(_cache_put, _cache_key(game), new_state))

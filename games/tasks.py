@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone, translation
 
+from euchre_site.refusal import Refusal
 from games import engine
 
 from . import presence, realtime, services, signals, words
@@ -70,7 +71,7 @@ def _play(
             action = _decide(game, seat, level)
     try:
         services.game_act(game_id=game.pk, version=game.version, action=action, actor=actor)
-    except services.GameError as exc:
+    except Refusal as exc:
         log.info("move for game %s v%s not applied: %s", game.pk, game.version, exc.message)
         return "refused"
     return "played"
@@ -181,7 +182,7 @@ def play_only_card(game_id: int, version: int) -> str:
             action={"type": "play", "card": code},
             actor=services.Actor.person(seat.user),
         )
-    except services.GameError as exc:
+    except Refusal as exc:
         log.info("only card for game %s v%s not played: %s", game.pk, game.version, exc.message)
         return "refused"
     return "played"

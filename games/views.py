@@ -24,6 +24,7 @@ from django_ratelimit.core import is_ratelimited
 from accounts import guests
 from euchre_site import safe_json
 from euchre_site.downloads import json_attachment
+from euchre_site.refusal import Code, Refusal
 from euchre_site.views import error_response
 from games import engine
 
@@ -81,7 +82,7 @@ def _respond(request: HtmxHttpRequest, table: Table) -> HttpResponse:
     return redirect(table)
 
 
-def _refuse(request: HtmxHttpRequest, table: Table, exc: services.GameError) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, table: Table, exc: Refusal) -> HttpResponse:
     """Nothing changed: the table as it stands with the reason, under the
     error's 4xx status. htmx swaps it in all the same (site.js, on the
     REFUSED_HEADER); a plain form post gets the whole page."""
@@ -137,7 +138,7 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     try:
         table = services.table_create(owner=request.user, **form.table_kwargs())
-    except services.GameError as exc:
+    except Refusal as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
     return redirect(table)
@@ -166,7 +167,7 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
         raise ValueError(form.errors.as_text())
     try:
         table = services.table_create(owner=request.user, **form.table_kwargs())
-    except services.GameError as exc:
+    except Refusal as exc:
         return error_response(request, 403 if exc.status == 403 else 400, exc.message)
     return redirect(table)
 
@@ -210,12 +211,8 @@ def _position(request: HtmxHttpRequest) -> int:
     except ValueError:
         position = -1
     if position not in (0, 1, 2):
-        raise services.GameError(_("Choose seat 1, 2 or 3."))
+        raise Refusal(_("Choose seat 1, 2 or 3."))
     return position
-
-
-class TooManyMoves(services.GameError):
-    status = 429
 
 
 def table_post(
@@ -237,9 +234,11 @@ def table_post(
                 rate=settings.TABLE_POST_RATE,
                 increment=True,
             ):
-                raise TooManyMoves(_("Too many moves at once: wait a moment and try again."))
+                raise Refusal(
+                    _("Too many moves at once: wait a moment and try again."), code=Code.TOO_MANY
+                )
             response = handler(request, table)
-        except services.GameError as exc:
+        except Refusal as exc:
             return _refuse(request, table, exc)
         return response or _respond(request, table)
 
@@ -308,30 +307,28 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     raw = post.get("action", "")
     version_text = post.get("version", "")
     if not raw or len(raw) > MAX_ACTION_CHARS or len(version_text) > 12:
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     try:
         action = safe_json.loads_limited(raw, max_bytes=MAX_ACTION_CHARS, max_depth=4)
         version = int(version_text)
     except ValueError:
-        raise services.GameError(_not_a_move()) from None
+        raise Refusal(_not_a_move()) from None
     if (
         not isinstance(action, dict)
         or not isinstance(action.get("type"), str)
         or not safe_json.is_clean_text(action)
     ):
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     if "seat" in action:
-        raise services.GameError(_("A move cannot name its seat: it is always your own."))
+        raise Refusal(_("A move cannot name its seat: it is always your own."))
     keep = post.getlist("keep")
     if keep and not safe_json.is_clean_text(keep):
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     if keep:
         if action["type"] != "dummy" or "keep" in action:
-            raise services.GameError(_not_a_move())
+            raise Refusal(_not_a_move())
         if len(keep) != 5:
-            raise services.GameError(
-                _("Keep exactly five cards (you chose %(n)s).") % {"n": len(keep)}
-            )
+            raise Refusal(_("Keep exactly five cards (you chose %(n)s).") % {"n": len(keep)})
         action["keep"] = keep
     return action, version
 
@@ -340,7 +337,7 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
 def table_act(request: HtmxHttpRequest, table: Table) -> None:
     game = realtime.latest_game(table)
     if game is None:
-        raise services.Conflict(_("The game has not started yet."))
+        raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     action, version = parse_action(request.POST)
     services.game_act(
         game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)
@@ -357,15 +354,16 @@ def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
     one hint on its way at a time (429)."""
     game = realtime.latest_game(table)
     if game is None:
-        raise services.Conflict(_("The game has not started yet."))
+        raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     version_text = request.POST.get("version", "")
     if not version_text.isascii() or not version_text.isdigit() or len(version_text) > 12:
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     version = int(version_text)
     if is_ratelimited(request, group="hint", key="user", rate=settings.HINT_RATE, increment=True):
-        raise hints.TooMany(
+        raise Refusal(
             # Translators: a player asked for very many hints in a short time (a limit that protects the site).
-            _("You have asked for many hints in a short time: wait a little before asking again.")
+            _("You have asked for many hints in a short time: wait a little before asking again."),
+            code=Code.TOO_MANY,
         )
     hint = hints.ask(game=game, version=version, user=request.user)
     shown = (
@@ -411,7 +409,7 @@ def vacation(request: HtmxHttpRequest) -> HttpResponse:
             try:
                 days = int(request.POST.get("days", ""))
             except ValueError:
-                raise services.GameError(_("Choose a number of days.")) from None
+                raise Refusal(_("Choose a number of days.")) from None
             services.vacation_start(user=request.user, days=days)
             messages.success(
                 request,
@@ -422,6 +420,6 @@ def vacation(request: HtmxHttpRequest) -> HttpResponse:
                 )
                 % {"days": days},
             )
-    except services.GameError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
     return redirect("accounts:profile")

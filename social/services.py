@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import guests
-from euchre_site.refusal import Refusal
+from euchre_site.refusal import Code, Refusal
 from games import realtime as game_realtime
 from games import services as game_services
 from games.forms import without_hidden_characters
@@ -214,13 +214,13 @@ def check_seat(*, table: Table, position: int, user: Any) -> None:
     now = timezone.now()
     held = _held_seat(table, position, now)
     if held is not None and (user is None or held.invitee_id != user.pk):
-        raise game_services.Conflict(_("That seat is held for an invited player."))
+        raise Refusal(_("That seat is held for an invited player."), code=Code.CONFLICT)
     if user is not None:
         seated = list(
             Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
         )
         if Block.objects.filter(blocker_id__in=[*seated, table.owner_id], blocked=user).exists():
-            raise game_services.Forbidden(_("You cannot sit at this table."))
+            raise Refusal(_("You cannot sit at this table."), code=Code.FORBIDDEN)
 
 
 def seat_taken(*, table: Table, user: Any) -> None:
@@ -336,7 +336,7 @@ def invitation_accept(*, token: str, user: Any) -> Table:
             game_services.table_join(
                 table=invitation.table, user=user, position=invitation.position
             )
-        except game_services.GameError as exc:
+        except Refusal as exc:
             raise SocialError(exc.message, exc.status) from None
         invitation.refresh_from_db()
         invitation.status = Invitation.Status.ACCEPTED
@@ -397,7 +397,7 @@ def play_again(*, table: Table, user: Any) -> Table:
         raise SocialError(_("Only the players of a finished game can play again."), 409)
     try:
         return _play_again(table, user, seats)
-    except game_services.GameError as exc:  # a cap (expert bots), a guest: nothing made
+    except Refusal as exc:  # a cap (expert bots), a guest: nothing made
         raise SocialError(exc.message, exc.status) from None
 
 

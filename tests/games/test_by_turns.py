@@ -13,6 +13,7 @@ from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
+from euchre_site.refusal import Refusal
 from games import services, tasks
 from games.models import Game, Seat
 
@@ -105,13 +106,13 @@ def test_a_vacation_pauses_deadlines_and_is_limited_to_14_days_a_year(turns_game
     turns_game.refresh_from_db()
     assert turns_game.deadline is not None
     assert turns_game.deadline >= now + datetime.timedelta(days=3, seconds=DAY - 60)
-    with pytest.raises(services.GameError, match=r"^You are already on vacation\.$"):
+    with pytest.raises(Refusal, match=r"^You are already on vacation\.$"):
         services.vacation_start(user=user, days=1, now=now)
     services.vacation_end(user=user, now=now + datetime.timedelta(hours=1))
     user.refresh_from_db()
     assert user.vacation_days_used == 1  # two whole days given back
     with pytest.raises(
-        services.GameError,
+        Refusal,
         match=r"^Choose between 1 and 13 days \(you have 13 vacation days left this year\)\.$",
     ):
         services.vacation_start(user=user, days=14, now=now + datetime.timedelta(hours=2))
