@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from .models import Game, Seat
+from .models import Game, Seat, Table
 
 
 def my_games(user: Any) -> list[dict[str, Any]]:
@@ -48,3 +48,36 @@ def my_games(user: Any) -> list[dict[str, Any]]:
     far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
     rows.sort(key=lambda r: (not r["your_turn"], r["deadline"] or far))
     return rows
+
+
+def latest_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+def latest_game_version(table_id: int) -> tuple[int, int] | None:
+    """(game id, version) of the table's latest game: what an up-to-date page shows."""
+    row = (
+        Game.objects.filter(table_id=table_id)
+        .order_by("-number")
+        .values_list("pk", "version")
+        .first()
+    )
+    return (row[0], row[1]) if row else None
+
+
+def with_seats(queryset: Any) -> Any:
+    """Tables (or games) with their seats and seated users loaded in one go."""
+    prefix = "table__" if queryset.model is Game else ""
+    return queryset.prefetch_related(
+        Prefetch(f"{prefix}seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def open_tables() -> Any:
+    return (
+        with_seats(
+            Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN)
+        )
+        .select_related("owner")
+        .order_by("-created")[:100]
+    )

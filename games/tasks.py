@@ -18,9 +18,17 @@ from django.core.cache import cache
 from django.utils import timezone, translation
 
 from euchre_site.refusal import Refusal
-from games import engine
+from games import bots, engine
 
-from . import presence, realtime, services, signals, words
+# hints: its task is defined beside its feature; autodiscovery imports games.tasks only.
+from . import (
+    hints,  # noqa: F401
+    presence,
+    realtime,
+    services,
+    signals,
+    words,
+)
 from .models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -31,8 +39,6 @@ def bot_action(
 ) -> dict[str, Any]:
     """Ask the seat's bot for one of the view's legal actions (`capped`: see
     games.bots.choose_action)."""
-    from games import bots
-
     return bots.choose_action(level, view, rng, capped=capped)
 
 
@@ -135,6 +141,26 @@ def _again_later(game_id: int, version: int, owner_id: int) -> str:
     delay = settings.BOT_OWNER_RETRY_SECONDS * random.uniform(0.75, 1.25)
     play_bot_turn.apply_async((game_id, version), {"owner": owner_id}, countdown=delay)
     return "deferred"
+
+
+# Handlers of games.events (subscribed in games.apps): the services' after-commit
+# news, queued as tasks.
+
+
+def queue_bot_turn(game_id: int, version: int, *, owner: int, countdown: float) -> None:
+    """A bot is to act at `version`: its move, `countdown` seconds from now."""
+    # The owner lets the task see a busy owner without a query.
+    play_bot_turn.apply_async((game_id, version), {"owner": owner}, countdown=countdown)
+
+
+def queue_only_card(game_id: int, version: int, *, countdown: float) -> None:
+    """The player to act holds one card they may play and asked for it played."""
+    play_only_card.apply_async((game_id, version), countdown=countdown)
+
+
+def queue_turn_news(game_id: int, version: int) -> None:
+    """The players are told of the turn, the start or the end."""
+    tell_players.delay(game_id, version)
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -302,7 +328,3 @@ def notify_user(
     signals.tell.send(
         sender=Game, user=user, kind=kind, game=game, params=params, turn_key=turn_key
     )
-
-
-# Tasks defined beside their feature (autodiscovery imports games.tasks only).
-from . import hints  # noqa: E402, F401

@@ -21,14 +21,15 @@ from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import is_ratelimited
 
-from accounts import guests
+from accounts import guests, vacations
+from accounts.models import User
 from euchre_site import safe_json
 from euchre_site.downloads import json_attachment
 from euchre_site.refusal import Code, Refusal
 from euchre_site.views import error_response
 from games import engine
 
-from . import access, hints, realtime, selectors, services
+from . import access, frames, hints, selectors, services
 from .forms import PlayComputerForm, TableForm
 from .models import Game, Table
 
@@ -37,6 +38,13 @@ MAX_ACTION_CHARS = 400
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+def _player(request: HttpRequest) -> User:
+    """The signed-in player of a login_required view."""
+    user = request.user
+    assert isinstance(user, User), "a login_required view"
+    return user
 
 
 def _table_or_404(request: HtmxHttpRequest, table_id: int) -> Table:
@@ -55,12 +63,12 @@ def _table_html(
     rule: str | None = None,
     hint: dict[str, Any] | None = None,
 ) -> str:
-    table = realtime.with_seats(Table.objects.select_related("owner")).get(
+    table = selectors.with_seats(Table.objects.select_related("owner")).get(
         pk=table.pk
     )  # fresh seats
-    game = realtime.latest_game(table)
+    game = selectors.latest_game(table)
     seat = access.seat_of(table, request.user)
-    return realtime.render_table(
+    return frames.render_table(
         table,
         game,
         seat,
@@ -109,7 +117,7 @@ def _lobby(
     shown: dict[str, Any] = {"form": TableForm(), "play_form": PlayComputerForm()}
     if posted is not None:
         shown["play_form" if isinstance(posted, PlayComputerForm) else "form"] = posted
-    context = {**shown, "tables": realtime.open_tables()}
+    context = {**shown, "tables": selectors.open_tables()}
     return render(request, "games/lobby.html", context, status=status)
 
 
@@ -206,13 +214,7 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _position(request: HtmxHttpRequest) -> int:
-    try:
-        position = int(request.POST.get("position", ""))
-    except ValueError:
-        position = -1
-    if position not in (0, 1, 2):
-        raise Refusal(_("Choose seat 1, 2 or 3."))
-    return position
+    return services.seat_position(request.POST.get("position", ""))
 
 
 def table_post(
@@ -335,7 +337,7 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
 
 @table_post
 def table_act(request: HtmxHttpRequest, table: Table) -> None:
-    game = realtime.latest_game(table)
+    game = selectors.latest_game(table)
     if game is None:
         raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     action, version = parse_action(request.POST)
@@ -352,7 +354,7 @@ def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
     "Thinking…" while a worker works it out and pushes it over the table's
     socket (games.hints). At most settings.HINT_RATE asks per player, and
     one hint on its way at a time (429)."""
-    game = realtime.latest_game(table)
+    game = selectors.latest_game(table)
     if game is None:
         raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     version_text = request.POST.get("version", "")
@@ -403,14 +405,14 @@ def my_games(request: HtmxHttpRequest) -> HttpResponse:
 def vacation(request: HtmxHttpRequest) -> HttpResponse:
     try:
         if request.POST.get("end"):
-            services.vacation_end(user=request.user)
+            vacations.vacation_end(user=_player(request))
             messages.success(request, _("Welcome back: your deadlines run again."))
         else:
             try:
                 days = int(request.POST.get("days", ""))
             except ValueError:
                 raise Refusal(_("Choose a number of days.")) from None
-            services.vacation_start(user=request.user, days=days)
+            vacations.vacation_start(user=_player(request), days=days)
             messages.success(
                 request,
                 ngettext(

@@ -254,18 +254,13 @@ def invitation_send(*, table: Table, inviter: Any, name: str, position: int) -> 
             raise SocialError(
                 _("You blocked %(name)s: unblock them first.") % {"name": invitee.username}, 409
             )
-    if position not in (0, 1, 2):
-        raise SocialError(_("Choose seat 1, 2 or 3."))
     now = timezone.now()
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seats = {s.position: s for s in table.seats.all()}
         if inviter.pk not in {s.user_id for s in seats.values()}:
             raise SocialError(_("Only the players at this table can invite."), 403)
-        if table.status != Table.Status.OPEN:
-            raise SocialError(_("The game at this table has already started."), 409)
-        if not seats[position].is_empty:
-            raise SocialError(_("That seat is taken."), 409)
+        game_services.check_seat_free(table, position)  # games says which seats are free
         if invitee is not None and invitee.pk in {s.user_id for s in seats.values()}:
             raise SocialError(
                 _("%(name)s already has a seat at this table.") % {"name": invitee.username}, 409

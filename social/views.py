@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
 from games import access
+from games import services as game_services
 from games.models import Table
 
 from . import selectors, services
@@ -204,10 +205,7 @@ def unmute(request: HttpRequest, username: str) -> str:
 
 
 def _position(request: HttpRequest) -> int:
-    raw = request.POST.get("position", "")
-    if raw not in ("0", "1", "2"):
-        raise services.SocialError(_("Choose seat 1, 2 or 3."))
-    return int(raw)
+    return game_services.seat_position(request.POST.get("position", ""))
 
 
 @social_post("invite", "INVITATION_RATE")

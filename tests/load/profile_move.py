@@ -187,14 +187,14 @@ def clean_tables(run: str, table_ids: list[int]) -> None:
 
 def next_move(table_id: int, rematch_user: Any) -> tuple[int, int]:
     """(game id, version) to play at this table; a rematch if the game is over."""
-    from games import realtime, services
+    from games import selectors, services
     from games.models import Game, Table
 
     game = Game.objects.filter(table_id=table_id).order_by("-number").first()
     assert game is not None
     if game.status == Game.Status.FINISHED:
         game = services.game_rematch(table=Table.objects.get(pk=table_id), user=rematch_user)
-    latest = realtime.latest_game_version(table_id)
+    latest = selectors.latest_game_version(table_id)
     assert latest is not None
     return latest
 
