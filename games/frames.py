@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 
 from accounts import timezones
+from accounts.models import User
 from games import engine
+from games.engine import GameState
 
 from . import presenters, selectors, services
 from .models import Game, Hand, Table
@@ -22,12 +25,12 @@ def render_table(
     seat: int | None,
     hand: Hand | None = None,
     *,
-    state: Any = None,
+    state: GameState | None = None,
     message: str = "",
     rule: str | None = None,
     hint: dict[str, Any] | None = None,
     oob: bool = False,
-    user: Any = None,
+    user: User | AnonymousUser | None = None,
     csrf_token: str = "",
 ) -> str:
     """The table partial for one viewer (`user` only matters before the game

@@ -37,6 +37,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 
 from . import access, bots, engine, realtime, services, words
@@ -69,7 +70,7 @@ def _busy_key(user_id: int) -> str:
     return f"hint-busy:{user_id}"
 
 
-def ask(*, game: Game, version: int, user: Any) -> dict[str, Any] | None:
+def ask(*, game: Game, version: int, user: User) -> dict[str, Any] | None:
     """`user` asks for a hint at `version`: this position's hint if it is in
     the cache (with "version"), else None once a worker has it to do (just
     queued, or already on its way). Never searches. Raises Refusal when the

@@ -7,10 +7,12 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from accounts.models import User
+
 from .models import Game, Seat, Table
 
 
-def my_games(user: Any) -> list[dict[str, Any]]:
+def my_games(user: User) -> list[dict[str, Any]]:
     """The user's games, theirs to play first by deadline, then the rest."""
     seats = (
         Seat.objects.filter(user=user)

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone, translation
 
+from accounts.models import User
 from euchre_site.refusal import Refusal
 from games import bots, engine
 
@@ -284,6 +285,7 @@ def tell_players(game_id: int, version: int) -> str:
         return "stale"
     seats = list(game.table.seats.select_related("user"))
     people = [s for s in seats if s.user is not None]
+    users = {s.position: s.user for s in seats if s.user is not None}
     name = game.table.name
     if game.table.is_daily:
         # The daily deal is played by its player alone, at the page: nothing to tell.
@@ -293,14 +295,18 @@ def tell_players(game_id: int, version: int) -> str:
         won = next((s for s in seats if s.position == game.winner), None)
         ended = {"table": name, **_winner_params(won)}
         for seat in people:
-            notify_user(seat.user, "game_ended", game, ended, f"end:{game.pk}")
+            notify_user(users[seat.position], "game_ended", game, ended, f"end:{game.pk}")
     elif version == 1:
         for seat in people:
-            notify_user(seat.user, "game_started", game, {"table": name}, f"start:{game.pk}")
+            notify_user(
+                users[seat.position], "game_started", game, {"table": name}, f"start:{game.pk}"
+            )
     if game.status == Game.Status.PLAYING and game.table.mode == Table.Mode.TURNS:
         waiting = next((s for s in people if s.position == game.to_act and not s.is_bot), None)
         if waiting is not None:
-            notify_user(waiting.user, "turn", game, {"table": name}, f"{game.pk}:{version}")
+            notify_user(
+                users[waiting.position], "turn", game, {"table": name}, f"{game.pk}:{version}"
+            )
     realtime.push_my_games([s.user_id for s in people if s.user_id is not None])
     return "told"
 
@@ -321,7 +327,7 @@ def _winner_params(seat: Seat | None) -> dict[str, Any]:
 
 
 def notify_user(
-    user: Any, kind: str, game: Game, params: dict[str, Any], turn_key: str | None
+    user: User, kind: str, game: Game, params: dict[str, Any], turn_key: str | None
 ) -> None:
     """Announce it; the notifications app listens (games does not import it)
     and writes the words in the recipient's language from `params`."""

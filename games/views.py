@@ -145,7 +145,7 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _lobby(request, form, status=400)
     try:
-        table = services.table_create(owner=request.user, **form.table_kwargs())
+        table = services.table_create(owner=_player(request), **form.table_kwargs())
     except Refusal as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
@@ -174,7 +174,7 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():  # the form's own default: cannot happen
         raise ValueError(form.errors.as_text())
     try:
-        table = services.table_create(owner=request.user, **form.table_kwargs())
+        table = services.table_create(owner=_player(request), **form.table_kwargs())
     except Refusal as exc:
         return error_response(request, 403 if exc.status == 403 else 400, exc.message)
     return redirect(table)
@@ -249,17 +249,17 @@ def table_post(
 
 @table_post
 def table_revoke_invite(request: HtmxHttpRequest, table: Table) -> None:
-    services.table_revoke_invitation(table=table, user=request.user)
+    services.table_revoke_invitation(table=table, user=_player(request))
 
 
 @table_post
 def table_join(request: HtmxHttpRequest, table: Table) -> None:
-    services.table_join(table=table, user=request.user, position=_position(request))
+    services.table_join(table=table, user=_player(request), position=_position(request))
 
 
 @table_post
 def table_leave(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
-    services.table_leave(table=table, user=request.user)
+    services.table_leave(table=table, user=_player(request))
     if Table.objects.filter(pk=table.pk).exists():
         return None
     if request.htmx:  # the last player left: the table is gone
@@ -272,26 +272,28 @@ def table_leave(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
 @table_post
 def table_bot(request: HtmxHttpRequest, table: Table) -> None:
     level = request.POST.get("level", "")[:10]
-    services.table_set_bot(table=table, user=request.user, position=_position(request), level=level)
+    services.table_set_bot(
+        table=table, user=_player(request), position=_position(request), level=level
+    )
 
 
 @table_post
 def table_fill_with_bots(request: HtmxHttpRequest, table: Table) -> None:
     """The owner seats bots of one level in every open seat of a table that waits for players."""
     level = request.POST.get("level", "")[:10]
-    services.table_fill_with_bots(table=table, user=request.user, level=level)
+    services.table_fill_with_bots(table=table, user=_player(request), level=level)
 
 
 @table_post
 def table_rematch(request: HtmxHttpRequest, table: Table) -> None:
-    services.game_rematch(table=table, user=request.user)
+    services.game_rematch(table=table, user=_player(request))
 
 
 @table_post
 def table_autopilot(request: HtmxHttpRequest, table: Table) -> None:
     """Hand one's seat to a bot for the rest of the game, or take it back."""
     services.seat_set_autopilot(
-        table=table, user=request.user, level=request.POST.get("level", "")[:10]
+        table=table, user=_player(request), level=request.POST.get("level", "")[:10]
     )
 
 
@@ -342,7 +344,10 @@ def table_act(request: HtmxHttpRequest, table: Table) -> None:
         raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     action, version = parse_action(request.POST)
     services.game_act(
-        game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)
+        game_id=game.pk,
+        version=version,
+        action=action,
+        actor=services.Actor.person(_player(request)),
     )
 
 
@@ -367,7 +372,7 @@ def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
             _("You have asked for many hints in a short time: wait a little before asking again."),
             code=Code.TOO_MANY,
         )
-    hint = hints.ask(game=game, version=version, user=request.user)
+    hint = hints.ask(game=game, version=version, user=_player(request))
     shown = (
         {**hints.in_words(hint), "game": game.pk}
         if hint is not None
@@ -394,7 +399,7 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def my_games(request: HtmxHttpRequest) -> HttpResponse:
     """Every game the player is seated in: their turn first (most urgent
     deadline first), then the others with whose turn it is."""
-    rows = selectors.my_games(request.user)
+    rows = selectors.my_games(_player(request))
     if request.htmx and request.GET.get("partial"):
         return render(request, "games/my_games.html#list", {"rows": rows})
     return render(request, "games/my_games.html", {"rows": rows})

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
+from euchre_site.refusal import Refusal
 from games import access
 from games import services as game_services
 from games.models import Table
@@ -69,7 +70,7 @@ def social_post(
                 return _refused(request, _("Too many at once: wait a while and try again."), 429)
             try:
                 done = handler(request, *args, **kwargs)
-            except services.SocialError as exc:
+            except Refusal as exc:  # SocialError, or games refusing a seat
                 return _refused(request, exc.message, exc.status)
             said, go = done if isinstance(done, tuple) else (done, None)
             if getattr(request, "htmx", False) and go is None:

@@ -12,7 +12,7 @@ from euchre_site.refusal import Code, Refusal
 from games.models import TIMEOUTS_BEFORE_HANDOVER, Seat, Table
 
 
-def _lock_player(user: Any) -> None:
+def _lock_player(user: User) -> None:
     """Lock the player's row until the transaction ends, so that two requests
     of one player pass a per-player cap one after the other (on SQLite every
     writing transaction is serialised already: Django ignores the lock there)."""
@@ -20,7 +20,7 @@ def _lock_player(user: Any) -> None:
     list(users.filter(pk=user.pk).values_list("pk", flat=True))
 
 
-def _expert_tables(owner: Any, table: Table) -> int:
+def _expert_tables(owner: User, table: Table) -> int:
     """How many tables other than `table` `owner` opened that are not finished
     and have an expert bot in a seat of its own (a person's seat handed to a
     bot is an autopilot seat, counted apart; the daily deal's bots are hard)."""
@@ -33,7 +33,7 @@ def _expert_tables(owner: Any, table: Table) -> int:
     )
 
 
-def check_expert_tables(owner: Any, table: Table) -> None:
+def check_expert_tables(owner: User, table: Table) -> None:
     """The cap on a player's concurrent expert tables (MAX_EXPERT_TABLES, issue
     21): `table` may have an expert bot unless `owner` already has that many
     other such tables not finished. Run inside the transaction that would seat
@@ -74,13 +74,13 @@ def on_autopilot(seats: Any) -> Any:
     )
 
 
-def _autopilot_seats(user: Any, table: Table) -> int:
+def _autopilot_seats(user: User, table: Table) -> int:
     """How many seats of `user` at games under way, other than at `table`, are on autopilot."""
     playing = Seat.objects.filter(user=user, table__status=Table.Status.PLAYING)
     return on_autopilot(playing).exclude(table=table).count()
 
 
-def check_autopilot_seats(user: Any, table: Table) -> None:
+def check_autopilot_seats(user: User, table: Table) -> None:
     """The cap on a player's concurrent autopilot seats (MAX_AUTOPILOT_SEATS,
     issue 21): a bot may play `user`'s seat at `table` unless it already
     plays that many of their seats at other games under way. Run inside the

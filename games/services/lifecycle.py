@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import access, engine, signals
 from games.engine import Rules
@@ -49,7 +50,7 @@ class FixedDeals:
 
 
 def daily_table_create(
-    *, owner: Any, day: datetime.date, rules: dict[str, Any], fixed: FixedDeals
+    *, owner: User, day: datetime.date, rules: dict[str, Any], fixed: FixedDeals
 ) -> Game:
     """Open the owner's private table for the daily deal of `day` and start
     its game at once: the owner in seat 0 (every player's seat), hard bots in
@@ -154,7 +155,7 @@ def game_start(table: Table, number: int, fixed: FixedDeals | None = None) -> Ga
     return game
 
 
-def game_rematch(*, table: Table, user: Any) -> Game:
+def game_rematch(*, table: Table, user: User) -> Game:
     """A new game at a finished table, same seats (any seated player may ask)."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
@@ -179,7 +180,7 @@ def game_rematch(*, table: Table, user: Any) -> Game:
             raise Refusal(code=Code.CONFLICT, message=_("A rematch has already started.")) from None
 
 
-def _rematch_within_caps(table: Table, user: Any) -> None:
+def _rematch_within_caps(table: Table, user: User) -> None:
     """A rematch restarts the table with its seats as they are: it counts
     again against the owner's expert tables (refused over the cap), and a
     seat a bot played for its person stays so only within that person's
@@ -209,7 +210,7 @@ def _rematch_within_caps(table: Table, user: Any) -> None:
             Seat.objects.filter(pk=seat.pk).update(bot_level="")
 
 
-def seat_set_autopilot(*, table: Table, user: Any, level: str) -> None:
+def seat_set_autopilot(*, table: Table, user: User, level: str) -> None:
     """A player hands their seat in the game under way to a bot (`level`),
     or takes it back (`level` ""): the seat stays theirs either way."""
     if level and level not in dict(BOT_LEVELS):

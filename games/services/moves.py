@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import access, engine, signals
 from games.engine import Action, EngineError, GameState
@@ -44,11 +45,11 @@ class Actor:
     with `Actor.person`, `Actor.bot` or `Actor.timeout`."""
 
     kind: str
-    user: Any = None
+    user: User | None = None
     seat: int | None = None
 
     @classmethod
-    def person(cls, user: Any) -> Actor:
+    def person(cls, user: User) -> Actor:
         return cls("person", user=user)
 
     @classmethod

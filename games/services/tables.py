@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import guests
+from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import engine, signals
 from games.engine import EngineError, Rules
@@ -27,7 +28,7 @@ MAX_NAME = 60
 
 def table_create(
     *,
-    owner: Any,
+    owner: User,
     name: str,
     rules: dict[str, Any],
     target: int,
@@ -99,7 +100,7 @@ def table_create(
     return table
 
 
-def table_revoke_invitation(*, table: Table, user: Any) -> None:
+def table_revoke_invitation(*, table: Table, user: User) -> None:
     """The owner revokes the table's invitation link: a new link replaces it,
     and whoever came in through the old one (and is not seated) no longer
     sees the table."""
@@ -147,7 +148,7 @@ def _open_table_for_update(table_id: int) -> Table:
     return table
 
 
-def table_join(*, table: Table, user: Any, position: int) -> Game | None:
+def table_join(*, table: Table, user: User, position: int) -> Game | None:
     """Sit in an empty seat; the game starts when the third seat is filled."""
     if guests.is_guest(user):  # a guest sits at their own tables only, with bots
         raise Refusal(code=Code.FORBIDDEN, message=guests.refusal())
@@ -162,7 +163,7 @@ def table_join(*, table: Table, user: Any, position: int) -> Game | None:
         return start_if_full(table)
 
 
-def table_leave(*, table: Table, user: Any) -> None:
+def table_leave(*, table: Table, user: User) -> None:
     """Leave a seat before the game starts (the owner closes an empty table)."""
     with transaction.atomic():
         table = _open_table_for_update(table.pk)
@@ -175,7 +176,7 @@ def table_leave(*, table: Table, user: Any) -> None:
         after_lobby_change(table)
 
 
-def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game | None:
+def table_set_bot(*, table: Table, user: User, position: int, level: str) -> Game | None:
     """The owner puts a bot in an empty seat, or removes it (level "")."""
     if level and level not in dict(BOT_LEVELS):
         raise Refusal(_("Choose an easy, medium, hard or expert bot."))
@@ -204,7 +205,7 @@ def table_set_bot(*, table: Table, user: Any, position: int, level: str) -> Game
         return None
 
 
-def table_fill_with_bots(*, table: Table, user: Any, level: str) -> Game | None:
+def table_fill_with_bots(*, table: Table, user: User, level: str) -> Game | None:
     """The owner of a table waiting for players seats a bot of `level` in
     every open seat (table_set_bot, seat by seat; a seat held for an invited
     player stays theirs), all or none: a refused bot (the cap on expert

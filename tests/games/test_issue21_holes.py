@@ -239,6 +239,7 @@ def test_taking_the_seat_back_keeps_the_time_out_count(turns_game: Game) -> None
     seat.refresh_from_db()
     assert (seat.bot_level, seat.timeouts_in_row) == ("medium", 4)
     # Handing it to a bot and back resets nothing either.
+    assert seat.user is not None
     services.seat_set_autopilot(table=turns_game.table, user=seat.user, level="easy")
     services.seat_set_autopilot(table=turns_game.table, user=seat.user, level="")
     seat.refresh_from_db()
