@@ -28,7 +28,7 @@ from .lifecycle import (
     seat_set_away,
 )
 from .moves import Actor, MoveResult, game_act
-from .state import _STATE_CACHE, current_hand_row, game_state
+from .state import current_hand_row, game_state
 from .tables import (
     MAX_NAME,
     SEATS,
@@ -47,7 +47,6 @@ __all__ = [
     "MAX_NAME",
     "SEATS",
     "TIMEOUTS_BEFORE_HANDOVER",
-    "_STATE_CACHE",
     "Actor",
     "FixedDeals",
     "MoveResult",

@@ -259,17 +259,18 @@ def instrument(timer: PhaseTimer) -> None:
     from celery.app.task import Task
 
     from euchre_site import push
-    from games import engine, presenters, realtime, services, tasks
+    from games import engine, events, frames, presenters, realtime, services, tasks
 
     timer.wrap(tasks, "_turn", "task load")
-    timer.wrap(services, "game_state", "game state")
+    timer.wrap(services.moves, "game_state", "game state")
     timer.wrap(engine, "game_view", "seat views")
     timer.wrap(tasks, "bot_action", "bot decision")
     timer.wrap(services, "game_act", "game_act")
     timer.wrap(Task, "apply_async", "celery enqueue")
     timer.wrap(realtime, "broadcast_game", "broadcast load")
+    events.subscribe(events.Event.GAME_CHANGED, realtime.broadcast_game)  # the wrapped one
     timer.wrap(presenters, "table_context", "table context")
-    timer.wrap(realtime, "render_to_string", "template")
+    timer.wrap(frames, "render_to_string", "template")
     timer.wrap(push, "send", "push send")
 
 
@@ -279,15 +280,11 @@ class ProcessCaches:
     NAMES = ("_STATE_CACHE",)
 
     def __init__(self, n: int) -> None:
-        from games import services
+        from games.services import state
 
-        self.module = services
+        self.module = state
         self.caches = [
-            {
-                name: type(getattr(services, name))()
-                for name in self.NAMES
-                if hasattr(services, name)
-            }
+            {name: type(getattr(state, name))() for name in self.NAMES if hasattr(state, name)}
             for _ in range(n)
         ]
 
