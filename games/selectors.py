@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
@@ -12,7 +13,21 @@ from accounts.models import User
 from .models import Game, Seat, Table
 
 
-def my_games(user: User) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class MyGame:
+    """One row of "My games": a table of the player's and its latest game."""
+
+    table: Table
+    game: Game | None
+    your_turn: bool
+    to_act: str | None  # who is to act, by name, while the game is under way
+    deadline: datetime.datetime | None
+    status: str  # the table's status in the reader's language
+    scores: list[tuple[str, int]]  # (name, points) by seat
+    bot_playing: bool  # a bot plays the player's seat
+
+
+def my_games(user: User) -> list[MyGame]:
     """The user's games, theirs to play first by deadline, then the rest."""
     seats = (
         Seat.objects.filter(user=user)
@@ -34,21 +49,21 @@ def my_games(user: User) -> list[dict[str, Any]]:
             playing and game is not None and game.to_act == seat.position and not seat.is_bot
         )
         rows.append(
-            {
-                "table": table,
-                "game": game,
-                "your_turn": your_turn,
-                "to_act": names.get(game.to_act)
+            MyGame(
+                table=table,
+                game=game,
+                your_turn=your_turn,
+                to_act=names.get(game.to_act)
                 if playing and game and game.to_act is not None
                 else None,
-                "deadline": game.deadline if playing and game else None,
-                "status": table.get_status_display(),  # in the reader's language
-                "scores": [(names[p], s) for p, s in enumerate(game.scores)] if game else [],
-                "bot_playing": seat.is_bot,
-            }
+                deadline=game.deadline if playing and game else None,
+                status=str(table.get_status_display()),  # in the reader's language
+                scores=[(names[p], s) for p, s in enumerate(game.scores)] if game else [],
+                bot_playing=seat.is_bot,
+            )
         )
     far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
-    rows.sort(key=lambda r: (not r["your_turn"], r["deadline"] or far))
+    rows.sort(key=lambda r: (not r.your_turn, r.deadline or far))
     return rows
 
 
