@@ -119,11 +119,17 @@ def table_revoke_invitation(*, table: Table, user: User) -> None:
 SEATS = (0, 1, 2)
 
 
+def _one_of_the_seats(position: int | None) -> int:
+    if position is None or position not in SEATS:
+        raise Refusal(_("Choose seat 1, 2 or 3."))
+    return position
+
+
 def seat_position(text: object) -> int:
     """The seat a request names ("0", "1" or "2", as a form posts it)."""
-    if text not in ("0", "1", "2"):
-        raise Refusal(_("Choose seat 1, 2 or 3."))
-    return int(str(text))
+    return _one_of_the_seats(
+        int(text) if isinstance(text, str) and text in ("0", "1", "2") else None
+    )
 
 
 def check_seat_free(table: Table, position: int) -> None:
@@ -131,8 +137,7 @@ def check_seat_free(table: Table, position: int) -> None:
     person, a bot or an invitation: one of the three, its game not started,
     nobody and no bot in it. The one check of a free seat (social asks it
     too, before holding a seat for an invitee)."""
-    if position not in SEATS:
-        raise Refusal(_("Choose seat 1, 2 or 3."))
+    _one_of_the_seats(position)
     if table.status != Table.Status.OPEN:
         raise Refusal(code=Code.CONFLICT, message=_("The game at this table has already started."))
     if not Seat.objects.filter(

@@ -66,6 +66,28 @@ def test_a_taken_seat_cannot_be_joined(alice: Any, bob: Any, carol: Any) -> None
         services.table_join(table=table, user=bob, position=2)
 
 
+def test_one_check_says_which_seats_are_free_for_people_bots_and_invitations(
+    alice: Any, bob: Any
+) -> None:
+    table = open_table(alice)
+    services.table_set_bot(table=table, user=alice, position=2, level="easy")
+    services.check_seat_free(table, 1)  # open: nothing raised
+    for position in (0, 2):  # a person's, a bot's
+        with refused_with(Code.CONFLICT, match=r"^That seat is taken\.$"):
+            services.check_seat_free(table, position)
+    for position in (-1, 3):
+        with refused_with(Code.INVALID, match=r"^Choose seat 1, 2 or 3\.$"):
+            services.check_seat_free(table, position)
+    assert [services.seat_position(t) for t in ("0", "1", "2")] == [0, 1, 2]
+    for text in ("", "3", "1.0", " 1", "-0", None):
+        with refused_with(Code.INVALID, match=r"^Choose seat 1, 2 or 3\.$"):
+            services.seat_position(text)
+    services.table_join(table=table, user=bob, position=1)  # full: the game starts
+    table.refresh_from_db()
+    with refused_with(Code.CONFLICT, match=r"^The game at this table has already started\.$"):
+        services.check_seat_free(table, 1)
+
+
 def test_players_leave_before_the_start_and_an_empty_table_closes(alice: Any, bob: Any) -> None:
     table = open_table(alice)
     services.table_join(table=table, user=bob, position=1)
