@@ -21,6 +21,7 @@ from django.utils import translation
 
 from accounts.languages import language_of
 from euchre_site import push
+from games.engine import GameState
 
 from . import presence, selectors, services
 from .frames import frame, render_lobby_list, render_table
@@ -35,7 +36,7 @@ def _send(frames: list[tuple[str, dict[str, Any]]]) -> None:
     push.send(frames)
 
 
-def broadcast_game(game_id: int, loaded: tuple[Game, Any, Hand | None] | None = None) -> None:
+def broadcast_game(game_id: int, loaded: tuple[Game, GameState, Hand | None] | None = None) -> None:
     """Render the table once per viewer (seated people and spectators) and push it.
 
     `loaded`: the game row (its table's seats and their users loaded), its

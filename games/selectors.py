@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 
@@ -82,7 +81,7 @@ def latest_game_version(table_id: int) -> tuple[int, int] | None:
     return (row[0], row[1]) if row else None
 
 
-def with_seats(queryset: Any) -> Any:
+def with_seats[M: (Table, Game)](queryset: QuerySet[M]) -> QuerySet[M]:
     """Tables (or games) with their seats and seated users loaded in one go."""
     prefix = "table__" if queryset.model is Game else ""
     return queryset.prefetch_related(
@@ -90,7 +89,7 @@ def with_seats(queryset: Any) -> Any:
     )
 
 
-def open_tables() -> Any:
+def open_tables() -> QuerySet[Table]:
     return (
         with_seats(
             Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN)

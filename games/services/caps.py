@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils.translation import ngettext
 
 from accounts.models import User
@@ -63,7 +62,7 @@ def check_expert_tables(owner: User, table: Table) -> None:
         )
 
 
-def on_autopilot(seats: Any) -> Any:
+def on_autopilot(seats: QuerySet[Seat]) -> QuerySet[Seat]:
     """The `seats` (a queryset) a bot plays because their person asked it to
     ("let a bot play for me"): not the stand-in while they are away, nor the
     medium bot a seat was handed to after three time-outs (the site's doing)."""

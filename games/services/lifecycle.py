@@ -204,6 +204,7 @@ def _rematch_within_caps(table: Table, user: User) -> None:
             % {"max": limit},
         ) from None
     for seat in on_autopilot(table.seats.exclude(user=None)).select_related("user"):
+        assert seat.user is not None  # a person's seat (exclude(user=None))
         try:
             check_autopilot_seats(seat.user, table)
         except Refusal:

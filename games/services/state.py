@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import partial
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from games import engine
 from games.engine import GameState
@@ -71,7 +70,7 @@ def current_hand_row(game: Game) -> Hand | None:
     return game.hands.order_by("-number").first()
 
 
-def locked_games() -> Any:
+def locked_games() -> QuerySet[Game]:
     """Games locked for a change, with their table and its seats' users loaded."""
     return (
         Game.objects.select_for_update()
