@@ -1,17 +1,19 @@
 from django.apps import AppConfig
 
+from accounts import signals as accounts_signals
+
+from . import events
+from .events import Event
+
 
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Imported here, not at the top: the pushes and the tasks load the
-        # models, which Django allows only once the app registry is ready.
-        from accounts import signals as accounts_signals
-
-        from . import events, realtime, tasks
-        from .events import Event
+        # Imported here, not at the top: the pushes, the tasks and the services
+        # load the models, which Django allows only once the app registry is ready.
+        from . import realtime, tasks
         from .services import vacations
 
         events.subscribe(Event.GAME_CHANGED, realtime.broadcast_game)
