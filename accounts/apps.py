@@ -1,6 +1,10 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
+from django.utils import translation
+
+from .languages import supported
 
 
 class AccountsConfig(AppConfig):
@@ -8,8 +12,8 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_in
-
+        # Imported here: accounts.sessions loads the auth models, which Django
+        # allows only once the app registry is ready.
         from .sessions import connect_signals
 
         user_logged_in.connect(_remember_language, dispatch_uid="accounts.remember_language")
@@ -20,10 +24,6 @@ class AccountsConfig(AppConfig):
 def _remember_language(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """A player without a chosen language keeps the one they signed up or
     logged in with (their e-mails and pushes are written in it)."""
-    from django.utils import translation
-
-    from .languages import supported
-
     code = supported(translation.get_language())
     if request is not None and code and not getattr(user, "language", ""):
         user.language = code

@@ -54,8 +54,10 @@ from django.contrib.auth import (
     get_user_model,
     load_backend,
 )
+from django.contrib.auth.signals import user_logged_out
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils.crypto import constant_time_compare
 
 from euchre_site import push
@@ -185,9 +187,6 @@ def after_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def connect_signals() -> None:
-    from django.contrib.auth.signals import user_logged_out
-    from django.db.models.signals import post_delete, post_save, pre_save
-
     model = settings.AUTH_USER_MODEL
     user_logged_out.connect(on_logged_out, dispatch_uid="accounts.sessions.logged_out")
     pre_save.connect(before_user_saved, sender=model, dispatch_uid="accounts.sessions.pre_save")

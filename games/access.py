@@ -36,9 +36,12 @@ import datetime
 from collections.abc import MutableMapping
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
+
+from accounts.models import User
 
 from .models import Game, Table, new_invite_token
 
@@ -46,7 +49,7 @@ SESSION_KEY = "invitations"  # {str(table id): token}
 MAX_INVITATIONS_IN_SESSION = 50
 
 
-def seat_of(table: Table, user: Any) -> int | None:
+def seat_of(table: Table, user: User | AnonymousUser | None) -> int | None:
     """The seat `user` holds at `table` (uses the table's prefetched seats)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
@@ -63,7 +66,9 @@ def _invited(table: Table, session: MutableMapping[str, Any] | None) -> bool:
     return isinstance(token, str) and token == table.invite_token
 
 
-def may_view(user: Any, table: Table, session: MutableMapping[str, Any] | None) -> bool:
+def may_view(
+    user: User | AnonymousUser, table: Table, session: MutableMapping[str, Any] | None
+) -> bool:
     """Whether `user` (with this HTTP or websocket `session`) may watch `table`."""
     if not getattr(user, "is_authenticated", False):
         return False
@@ -85,7 +90,7 @@ def daily_sealed(table: Table) -> bool:
     return table.daily_date is not None and table.daily_date >= utc_today()
 
 
-def may_view_game_records(user: Any, table: Table) -> bool:
+def may_view_game_records(user: User | AnonymousUser, table: Table) -> bool:
     """Records, replays and reviews of a table's games are for its players;
     a daily deal's for every signed-in player once its day is over, and for
     nobody before (`daily_sealed`)."""

@@ -1,5 +1,5 @@
 """Websockets: thin. They join the viewer's groups, send a full snapshot on
-(re)connect, and forward the frames that games.realtime renders. Each follows
+(re)connect, and forward the frames that games.realtime pushes. Each follows
 its session (accounts.sessions.SessionBoundConsumer): log-out, a new password
 or deactivation closes it, and it sends nothing after its session ended."""
 
@@ -14,10 +14,11 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from accounts import languages
 from accounts.sessions import SessionBoundConsumer
 from euchre_site.socket_db import database_sync_to_async
 
-from . import access, hints, presence, realtime, services, tasks
+from . import access, frames, groups, hints, presence, selectors, services, tasks
 from .models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ class TableConsumer(SessionBoundConsumer):
             await self.close(code=4401)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.language = realtime.socket_language(self.scope)
+        self.language = languages.socket_language(self.scope)
         self.game_group: str | None = None
         self.shown: tuple[int, int] | None = None  # (game id, version) the page has
         # Frames that came before an older one still on its way, by version.
@@ -50,7 +51,7 @@ class TableConsumer(SessionBoundConsumer):
         await database_sync_to_async(services.seat_set_away)(
             table_id=self.table_id, user_id=self.user.pk, away=False
         )
-        await self.channel_layer.group_add(realtime.table_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_add(groups.table_group(self.table_id), self.channel_name)
         await self.follow_and_snapshot()
 
     async def _keep_presence(self) -> None:
@@ -72,7 +73,7 @@ class TableConsumer(SessionBoundConsumer):
 
     def _heartbeat(self) -> tuple[int, int] | None:
         presence.still_here(self.table_id, self.user.pk)
-        return realtime.latest_game_version(self.table_id)
+        return selectors.latest_game_version(self.table_id)
 
     def _left(self) -> None:
         presence.left(self.table_id, self.user.pk)
@@ -97,9 +98,7 @@ class TableConsumer(SessionBoundConsumer):
             if self.gap_timer:
                 self.gap_timer.cancel()
             await database_sync_to_async(self._left)()
-        await self.channel_layer.group_discard(
-            realtime.table_group(self.table_id), self.channel_name
-        )
+        await self.channel_layer.group_discard(groups.table_group(self.table_id), self.channel_name)
         if self.game_group:
             await self.channel_layer.group_discard(self.game_group, self.channel_name)
 
@@ -116,7 +115,7 @@ class TableConsumer(SessionBoundConsumer):
         await self.send(text_data=html)
 
     def _snapshot(self) -> tuple[str | None, tuple[int, int] | None, str]:
-        table = realtime.with_seats(Table.objects.filter(pk=self.table_id)).first()
+        table = selectors.with_seats(Table.objects.filter(pk=self.table_id)).first()
         if table is None:
             with translation.override(self.language):
                 closed = format_html(
@@ -124,12 +123,12 @@ class TableConsumer(SessionBoundConsumer):
                     _("This table was closed."),
                 )
             return None, None, closed
-        game = realtime.latest_game(table)
+        game = selectors.latest_game(table)
         seat = access.seat_of(table, self.user)
-        group = realtime.game_group(game.pk, seat) if game else None
+        group = groups.game_group(game.pk, seat) if game else None
         shown = (game.pk, game.version) if game else None
         with translation.override(self.language):
-            html = realtime.render_table(table, game, seat, oob=True, user=self.user)
+            html = frames.render_table(table, game, seat, oob=True, user=self.user)
         return group, shown, html
 
     async def table_changed(self, event: dict[str, Any]) -> None:
@@ -195,14 +194,14 @@ class LobbyConsumer(SessionBoundConsumer):
         if not self.scope["user"].is_authenticated:
             await self.close(code=4401)
             return
-        self.language = realtime.socket_language(self.scope)
+        self.language = languages.socket_language(self.scope)
         await self.accept()
         await self.channel_layer.group_add("lobby", self.channel_name)
         await self.send(text_data=await database_sync_to_async(self._render)())
 
     def _render(self) -> str:
         with translation.override(self.language):
-            return realtime.render_lobby_list(oob=True)
+            return frames.render_lobby_list(oob=True)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard("lobby", self.channel_name)

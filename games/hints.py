@@ -37,6 +37,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from accounts.models import User
+from euchre_site.refusal import Code, Refusal
+
 from . import access, bots, engine, realtime, services, words
 from .bots.explain import reasons
 from .models import Game
@@ -49,18 +52,6 @@ BUSY_SECONDS = 30  # a player's hint on its way blocks their next one this long 
 # A top move best in fewer of the imagined deals than this is no recommendation: a close call.
 CLOSE_SHARE = 0.5
 SEARCH = "hard-2"  # in the cache key: a new search (or its words' inputs) starts afresh
-
-
-class TooMany(services.GameError):
-    """Over a player's hint limits: nothing is queued (429)."""
-
-    status = 429
-
-
-class Unavailable(services.GameError):
-    """The hint could not be queued (503)."""
-
-    status = 503
 
 
 def position_digest(view: engine.GameView | dict[str, Any]) -> str:
@@ -79,25 +70,28 @@ def _busy_key(user_id: int) -> str:
     return f"hint-busy:{user_id}"
 
 
-def ask(*, game: Game, version: int, user: Any) -> dict[str, Any] | None:
+def ask(*, game: Game, version: int, user: User) -> dict[str, Any] | None:
     """`user` asks for a hint at `version`: this position's hint if it is in
     the cache (with "version"), else None once a worker has it to do (just
-    queued, or already on its way). Never searches. Raises GameError when the
+    queued, or already on its way). Never searches. Raises Refusal when the
     table has no hints, the user has no seat, the table moved on or it is
-    not their turn, and TooMany while another of their hints is on its way."""
+    not their turn, and Code.TOO_MANY while another of their hints is on its way."""
     table = game.table
     if not table.hints:
-        raise services.Forbidden(_("Hints are off at this table."))
+        raise Refusal(code=Code.FORBIDDEN, message=_("Hints are off at this table."))
     seat = access.seat_of(table, user)
     if seat is None:
-        raise services.Forbidden(_("Only the players at this table can ask for a hint."))
+        raise Refusal(
+            code=Code.FORBIDDEN, message=_("Only the players at this table can ask for a hint.")
+        )
     if version != game.version:
-        raise services.Conflict(
-            _("The table changed before your move arrived; here it is as it stands now.")
+        raise Refusal(
+            code=Code.CONFLICT,
+            message=_("The table changed before your move arrived; here it is as it stands now."),
         )
     view = engine.game_view(services.game_state(game), seat)
     if not view["legal_actions"]:
-        raise services.Conflict(_("It is not your turn."))
+        raise Refusal(code=Code.CONFLICT, message=_("It is not your turn."))
     digest = position_digest(view)
     hint = cache.get(_cache_key(digest))
     if hint is not None:
@@ -105,18 +99,21 @@ def ask(*, game: Game, version: int, user: Any) -> dict[str, Any] | None:
     if not cache.add(_busy_key(user.pk), digest, BUSY_SECONDS):
         if cache.get(_busy_key(user.pk)) == digest:
             return None  # this one is on its way already
-        raise TooMany(
+        raise Refusal(
             # Translators: a player asked for a hint while the hint they asked for before (perhaps at another table) is still being worked out.
-            _("Your last hint is still being worked out: wait for it before asking for another.")
+            _("Your last hint is still being worked out: wait for it before asking for another."),
+            code=Code.TOO_MANY,
         )
     try:
         compute_hint.delay(game.pk, seat, user.pk, digest)
     except Exception as exc:  # the broker away: nothing on its way after all
         cache.delete(_busy_key(user.pk))
         log.exception("hint for game %s not queued", game.pk)
-        raise Unavailable(
+        raise Refusal(
             # Translators: a hint could not be asked for because part of the site is down for a moment.
-            _("Hints cannot be worked out just now: try again in a moment.")
+            _("Hints cannot be worked out just now: try again in a moment."),
+            503,  # the site's own trouble, not the request's: no 4xx fits
+            code=Code.CONFLICT,
         ) from exc
     return None
 

@@ -25,6 +25,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from euchre_site.refusal import Code, Refusal
 from games.engine import EngineError
 
 from . import words
@@ -232,3 +233,9 @@ def refusal(exc: EngineError) -> str:
 def rule_anchor(exc: EngineError) -> str | None:
     """The rules page's section that explains the refusal, if one does."""
     return RULE_ANCHORS.get(getattr(exc, "code", ""))
+
+
+def refused(exc: EngineError) -> Refusal:
+    """The engine's refusal as the one refusal type: the player's sentence,
+    Code.MOVE_REFUSED, and the rules page's section that explains it."""
+    return Refusal(refusal(exc), code=Code.MOVE_REFUSED, rule=rule_anchor(exc))

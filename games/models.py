@@ -21,6 +21,9 @@ from . import words
 # Labels are lazy: they are said in the reader's language when shown.
 BOT_LEVELS = [(level, words.BOT_CHOICES[level]) for level in words.BOT_LEVEL_CODES]
 _duration = lazy(words.duration, str)
+# Time-outs in a row that hand a seat to the medium bot for the rest of the
+# game (games.services.moves; the table says so, games.presenters).
+TIMEOUTS_BEFORE_HANDOVER = 3
 MOVE_TIMES = [(s, _duration(s)) for s in (3600, 12 * 3600, 86400, 3 * 86400)]
 DECKS = [
     # Translators: a deck of cards: 24 cards, from the nines to the aces of each suit. Write the noun in the form the number 24 takes.

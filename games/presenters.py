@@ -26,8 +26,7 @@ from django.utils.translation import gettext as _
 from games.engine import GameView, IllegalAction
 
 from . import messages, narration, words
-from .models import Game, Hand, Table
-from .services import TIMEOUTS_BEFORE_HANDOVER
+from .models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Table
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
 

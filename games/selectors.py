@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
-from .models import Game, Seat
+from accounts.models import User
+
+from .models import Game, Seat, Table
 
 
-def my_games(user: Any) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class MyGame:
+    """One row of "My games": a table of the player's and its latest game."""
+
+    table: Table
+    game: Game | None
+    your_turn: bool
+    to_act: str | None  # who is to act, by name, while the game is under way
+    deadline: datetime.datetime | None
+    status: str  # the table's status in the reader's language
+    scores: list[tuple[str, int]]  # (name, points) by seat
+    bot_playing: bool  # a bot plays the player's seat
+
+
+def my_games(user: User) -> list[MyGame]:
     """The user's games, theirs to play first by deadline, then the rest."""
     seats = (
         Seat.objects.filter(user=user)
@@ -32,19 +48,52 @@ def my_games(user: Any) -> list[dict[str, Any]]:
             playing and game is not None and game.to_act == seat.position and not seat.is_bot
         )
         rows.append(
-            {
-                "table": table,
-                "game": game,
-                "your_turn": your_turn,
-                "to_act": names.get(game.to_act)
+            MyGame(
+                table=table,
+                game=game,
+                your_turn=your_turn,
+                to_act=names.get(game.to_act)
                 if playing and game and game.to_act is not None
                 else None,
-                "deadline": game.deadline if playing and game else None,
-                "status": table.get_status_display(),  # in the reader's language
-                "scores": [(names[p], s) for p, s in enumerate(game.scores)] if game else [],
-                "bot_playing": seat.is_bot,
-            }
+                deadline=game.deadline if playing and game else None,
+                status=str(table.get_status_display()),  # in the reader's language
+                scores=[(names[p], s) for p, s in enumerate(game.scores)] if game else [],
+                bot_playing=seat.is_bot,
+            )
         )
     far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
-    rows.sort(key=lambda r: (not r["your_turn"], r["deadline"] or far))
+    rows.sort(key=lambda r: (not r.your_turn, r.deadline or far))
     return rows
+
+
+def latest_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+def latest_game_version(table_id: int) -> tuple[int, int] | None:
+    """(game id, version) of the table's latest game: what an up-to-date page shows."""
+    row = (
+        Game.objects.filter(table_id=table_id)
+        .order_by("-number")
+        .values_list("pk", "version")
+        .first()
+    )
+    return (row[0], row[1]) if row else None
+
+
+def with_seats[M: (Table, Game)](queryset: QuerySet[M]) -> QuerySet[M]:
+    """Tables (or games) with their seats and seated users loaded in one go."""
+    prefix = "table__" if queryset.model is Game else ""
+    return queryset.prefetch_related(
+        Prefetch(f"{prefix}seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def open_tables() -> QuerySet[Table]:
+    return (
+        with_seats(
+            Table.objects.filter(visibility=Table.Visibility.PUBLIC, status=Table.Status.OPEN)
+        )
+        .select_related("owner")
+        .order_by("-created")[:100]
+    )

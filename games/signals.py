@@ -16,7 +16,7 @@ game_finished = Signal()
 
 # Someone (`user`, None for a bot) is about to take seat `position` of
 # `table`. Sent inside the seating transaction, before the seat is taken: a
-# receiver refuses by raising games.services.Conflict or Forbidden (the
+# receiver refuses by raising euchre_site.refusal.Refusal (the
 # social app: a seat held for an invited player, a seated player who blocked
 # them). Nothing is sent after the commit: the seat is not yet taken.
 seat_wanted = Signal()

@@ -17,9 +17,19 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone, translation
 
-from games import engine
+from accounts.models import User
+from euchre_site.refusal import Refusal
+from games import bots, engine
 
-from . import presence, realtime, services, signals, words
+# hints: its task is defined beside its feature; autodiscovery imports games.tasks only.
+from . import (
+    hints,  # noqa: F401
+    presence,
+    realtime,
+    services,
+    signals,
+    words,
+)
 from .models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -30,8 +40,6 @@ def bot_action(
 ) -> dict[str, Any]:
     """Ask the seat's bot for one of the view's legal actions (`capped`: see
     games.bots.choose_action)."""
-    from games import bots
-
     return bots.choose_action(level, view, rng, capped=capped)
 
 
@@ -70,7 +78,7 @@ def _play(
             action = _decide(game, seat, level)
     try:
         services.game_act(game_id=game.pk, version=game.version, action=action, actor=actor)
-    except services.GameError as exc:
+    except Refusal as exc:
         log.info("move for game %s v%s not applied: %s", game.pk, game.version, exc.message)
         return "refused"
     return "played"
@@ -136,6 +144,26 @@ def _again_later(game_id: int, version: int, owner_id: int) -> str:
     return "deferred"
 
 
+# Handlers of games.events (subscribed in games.apps): the services' after-commit
+# news, queued as tasks.
+
+
+def queue_bot_turn(game_id: int, version: int, *, owner: int, countdown: float) -> None:
+    """A bot is to act at `version`: its move, `countdown` seconds from now."""
+    # The owner lets the task see a busy owner without a query.
+    play_bot_turn.apply_async((game_id, version), {"owner": owner}, countdown=countdown)
+
+
+def queue_only_card(game_id: int, version: int, *, countdown: float) -> None:
+    """The player to act holds one card they may play and asked for it played."""
+    play_only_card.apply_async((game_id, version), countdown=countdown)
+
+
+def queue_turn_news(game_id: int, version: int) -> None:
+    """The players are told of the turn, the start or the end."""
+    tell_players.delay(game_id, version)
+
+
 @shared_task(acks_late=True, ignore_result=True)
 def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     """Play the bot's move of `game_id` at `version`; anything else does nothing.
@@ -181,7 +209,7 @@ def play_only_card(game_id: int, version: int) -> str:
             action={"type": "play", "card": code},
             actor=services.Actor.person(seat.user),
         )
-    except services.GameError as exc:
+    except Refusal as exc:
         log.info("only card for game %s v%s not played: %s", game.pk, game.version, exc.message)
         return "refused"
     return "played"
@@ -257,6 +285,7 @@ def tell_players(game_id: int, version: int) -> str:
         return "stale"
     seats = list(game.table.seats.select_related("user"))
     people = [s for s in seats if s.user is not None]
+    users = {s.position: s.user for s in seats if s.user is not None}
     name = game.table.name
     if game.table.is_daily:
         # The daily deal is played by its player alone, at the page: nothing to tell.
@@ -266,14 +295,18 @@ def tell_players(game_id: int, version: int) -> str:
         won = next((s for s in seats if s.position == game.winner), None)
         ended = {"table": name, **_winner_params(won)}
         for seat in people:
-            notify_user(seat.user, "game_ended", game, ended, f"end:{game.pk}")
+            notify_user(users[seat.position], "game_ended", game, ended, f"end:{game.pk}")
     elif version == 1:
         for seat in people:
-            notify_user(seat.user, "game_started", game, {"table": name}, f"start:{game.pk}")
+            notify_user(
+                users[seat.position], "game_started", game, {"table": name}, f"start:{game.pk}"
+            )
     if game.status == Game.Status.PLAYING and game.table.mode == Table.Mode.TURNS:
         waiting = next((s for s in people if s.position == game.to_act and not s.is_bot), None)
         if waiting is not None:
-            notify_user(waiting.user, "turn", game, {"table": name}, f"{game.pk}:{version}")
+            notify_user(
+                users[waiting.position], "turn", game, {"table": name}, f"{game.pk}:{version}"
+            )
     realtime.push_my_games([s.user_id for s in people if s.user_id is not None])
     return "told"
 
@@ -294,14 +327,10 @@ def _winner_params(seat: Seat | None) -> dict[str, Any]:
 
 
 def notify_user(
-    user: Any, kind: str, game: Game, params: dict[str, Any], turn_key: str | None
+    user: User, kind: str, game: Game, params: dict[str, Any], turn_key: str | None
 ) -> None:
     """Announce it; the notifications app listens (games does not import it)
     and writes the words in the recipient's language from `params`."""
     signals.tell.send(
         sender=Game, user=user, kind=kind, game=game, params=params, turn_key=turn_key
     )
-
-
-# Tasks defined beside their feature (autodiscovery imports games.tasks only).
-from . import hints  # noqa: E402, F401

@@ -21,13 +21,15 @@ from django.views.decorators.http import require_POST
 from django_htmx.middleware import HtmxDetails
 from django_ratelimit.core import is_ratelimited
 
-from accounts import guests
+from accounts import guests, vacations
+from accounts.models import User
 from euchre_site import safe_json
 from euchre_site.downloads import json_attachment
+from euchre_site.refusal import Code, Refusal
 from euchre_site.views import error_response
 from games import engine
 
-from . import access, hints, realtime, selectors, services
+from . import access, frames, hints, selectors, services
 from .forms import PlayComputerForm, TableForm
 from .models import Game, Table
 
@@ -36,6 +38,13 @@ MAX_ACTION_CHARS = 400
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+def _player(request: HttpRequest) -> User:
+    """The signed-in player of a login_required view."""
+    user = request.user
+    assert isinstance(user, User), "a login_required view"
+    return user
 
 
 def _table_or_404(request: HtmxHttpRequest, table_id: int) -> Table:
@@ -54,12 +63,12 @@ def _table_html(
     rule: str | None = None,
     hint: dict[str, Any] | None = None,
 ) -> str:
-    table = realtime.with_seats(Table.objects.select_related("owner")).get(
+    table = selectors.with_seats(Table.objects.select_related("owner")).get(
         pk=table.pk
     )  # fresh seats
-    game = realtime.latest_game(table)
+    game = selectors.latest_game(table)
     seat = access.seat_of(table, request.user)
-    return realtime.render_table(
+    return frames.render_table(
         table,
         game,
         seat,
@@ -81,7 +90,7 @@ def _respond(request: HtmxHttpRequest, table: Table) -> HttpResponse:
     return redirect(table)
 
 
-def _refuse(request: HtmxHttpRequest, table: Table, exc: services.GameError) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, table: Table, exc: Refusal) -> HttpResponse:
     """Nothing changed: the table as it stands with the reason, under the
     error's 4xx status. htmx swaps it in all the same (site.js, on the
     REFUSED_HEADER); a plain form post gets the whole page."""
@@ -108,7 +117,7 @@ def _lobby(
     shown: dict[str, Any] = {"form": TableForm(), "play_form": PlayComputerForm()}
     if posted is not None:
         shown["play_form" if isinstance(posted, PlayComputerForm) else "form"] = posted
-    context = {**shown, "tables": realtime.open_tables()}
+    context = {**shown, "tables": selectors.open_tables()}
     return render(request, "games/lobby.html", context, status=status)
 
 
@@ -136,8 +145,8 @@ def table_create(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _lobby(request, form, status=400)
     try:
-        table = services.table_create(owner=request.user, **form.table_kwargs())
-    except services.GameError as exc:
+        table = services.table_create(owner=_player(request), **form.table_kwargs())
+    except Refusal as exc:
         form.add_error(None, exc.message)
         return _lobby(request, form, status=exc.status)
     return redirect(table)
@@ -165,8 +174,8 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():  # the form's own default: cannot happen
         raise ValueError(form.errors.as_text())
     try:
-        table = services.table_create(owner=request.user, **form.table_kwargs())
-    except services.GameError as exc:
+        table = services.table_create(owner=_player(request), **form.table_kwargs())
+    except Refusal as exc:
         return error_response(request, 403 if exc.status == 403 else 400, exc.message)
     return redirect(table)
 
@@ -205,17 +214,7 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _position(request: HtmxHttpRequest) -> int:
-    try:
-        position = int(request.POST.get("position", ""))
-    except ValueError:
-        position = -1
-    if position not in (0, 1, 2):
-        raise services.GameError(_("Choose seat 1, 2 or 3."))
-    return position
-
-
-class TooManyMoves(services.GameError):
-    status = 429
+    return services.seat_position(request.POST.get("position", ""))
 
 
 def table_post(
@@ -237,9 +236,11 @@ def table_post(
                 rate=settings.TABLE_POST_RATE,
                 increment=True,
             ):
-                raise TooManyMoves(_("Too many moves at once: wait a moment and try again."))
+                raise Refusal(
+                    _("Too many moves at once: wait a moment and try again."), code=Code.TOO_MANY
+                )
             response = handler(request, table)
-        except services.GameError as exc:
+        except Refusal as exc:
             return _refuse(request, table, exc)
         return response or _respond(request, table)
 
@@ -248,17 +249,17 @@ def table_post(
 
 @table_post
 def table_revoke_invite(request: HtmxHttpRequest, table: Table) -> None:
-    services.table_revoke_invitation(table=table, user=request.user)
+    services.table_revoke_invitation(table=table, user=_player(request))
 
 
 @table_post
 def table_join(request: HtmxHttpRequest, table: Table) -> None:
-    services.table_join(table=table, user=request.user, position=_position(request))
+    services.table_join(table=table, user=_player(request), position=_position(request))
 
 
 @table_post
 def table_leave(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
-    services.table_leave(table=table, user=request.user)
+    services.table_leave(table=table, user=_player(request))
     if Table.objects.filter(pk=table.pk).exists():
         return None
     if request.htmx:  # the last player left: the table is gone
@@ -271,26 +272,28 @@ def table_leave(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
 @table_post
 def table_bot(request: HtmxHttpRequest, table: Table) -> None:
     level = request.POST.get("level", "")[:10]
-    services.table_set_bot(table=table, user=request.user, position=_position(request), level=level)
+    services.table_set_bot(
+        table=table, user=_player(request), position=_position(request), level=level
+    )
 
 
 @table_post
 def table_fill_with_bots(request: HtmxHttpRequest, table: Table) -> None:
     """The owner seats bots of one level in every open seat of a table that waits for players."""
     level = request.POST.get("level", "")[:10]
-    services.table_fill_with_bots(table=table, user=request.user, level=level)
+    services.table_fill_with_bots(table=table, user=_player(request), level=level)
 
 
 @table_post
 def table_rematch(request: HtmxHttpRequest, table: Table) -> None:
-    services.game_rematch(table=table, user=request.user)
+    services.game_rematch(table=table, user=_player(request))
 
 
 @table_post
 def table_autopilot(request: HtmxHttpRequest, table: Table) -> None:
     """Hand one's seat to a bot for the rest of the game, or take it back."""
     services.seat_set_autopilot(
-        table=table, user=request.user, level=request.POST.get("level", "")[:10]
+        table=table, user=_player(request), level=request.POST.get("level", "")[:10]
     )
 
 
@@ -308,42 +311,43 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     raw = post.get("action", "")
     version_text = post.get("version", "")
     if not raw or len(raw) > MAX_ACTION_CHARS or len(version_text) > 12:
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     try:
         action = safe_json.loads_limited(raw, max_bytes=MAX_ACTION_CHARS, max_depth=4)
         version = int(version_text)
     except ValueError:
-        raise services.GameError(_not_a_move()) from None
+        raise Refusal(_not_a_move()) from None
     if (
         not isinstance(action, dict)
         or not isinstance(action.get("type"), str)
         or not safe_json.is_clean_text(action)
     ):
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     if "seat" in action:
-        raise services.GameError(_("A move cannot name its seat: it is always your own."))
+        raise Refusal(_("A move cannot name its seat: it is always your own."))
     keep = post.getlist("keep")
     if keep and not safe_json.is_clean_text(keep):
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     if keep:
         if action["type"] != "dummy" or "keep" in action:
-            raise services.GameError(_not_a_move())
+            raise Refusal(_not_a_move())
         if len(keep) != 5:
-            raise services.GameError(
-                _("Keep exactly five cards (you chose %(n)s).") % {"n": len(keep)}
-            )
+            raise Refusal(_("Keep exactly five cards (you chose %(n)s).") % {"n": len(keep)})
         action["keep"] = keep
     return action, version
 
 
 @table_post
 def table_act(request: HtmxHttpRequest, table: Table) -> None:
-    game = realtime.latest_game(table)
+    game = selectors.latest_game(table)
     if game is None:
-        raise services.Conflict(_("The game has not started yet."))
+        raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     action, version = parse_action(request.POST)
     services.game_act(
-        game_id=game.pk, version=version, action=action, actor=services.Actor.person(request.user)
+        game_id=game.pk,
+        version=version,
+        action=action,
+        actor=services.Actor.person(_player(request)),
     )
 
 
@@ -355,19 +359,20 @@ def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
     "Thinking…" while a worker works it out and pushes it over the table's
     socket (games.hints). At most settings.HINT_RATE asks per player, and
     one hint on its way at a time (429)."""
-    game = realtime.latest_game(table)
+    game = selectors.latest_game(table)
     if game is None:
-        raise services.Conflict(_("The game has not started yet."))
+        raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     version_text = request.POST.get("version", "")
     if not version_text.isascii() or not version_text.isdigit() or len(version_text) > 12:
-        raise services.GameError(_not_a_move())
+        raise Refusal(_not_a_move())
     version = int(version_text)
     if is_ratelimited(request, group="hint", key="user", rate=settings.HINT_RATE, increment=True):
-        raise hints.TooMany(
+        raise Refusal(
             # Translators: a player asked for very many hints in a short time (a limit that protects the site).
-            _("You have asked for many hints in a short time: wait a little before asking again.")
+            _("You have asked for many hints in a short time: wait a little before asking again."),
+            code=Code.TOO_MANY,
         )
-    hint = hints.ask(game=game, version=version, user=request.user)
+    hint = hints.ask(game=game, version=version, user=_player(request))
     shown = (
         {**hints.in_words(hint), "game": game.pk}
         if hint is not None
@@ -394,7 +399,7 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def my_games(request: HtmxHttpRequest) -> HttpResponse:
     """Every game the player is seated in: their turn first (most urgent
     deadline first), then the others with whose turn it is."""
-    rows = selectors.my_games(request.user)
+    rows = selectors.my_games(_player(request))
     if request.htmx and request.GET.get("partial"):
         return render(request, "games/my_games.html#list", {"rows": rows})
     return render(request, "games/my_games.html", {"rows": rows})
@@ -405,14 +410,14 @@ def my_games(request: HtmxHttpRequest) -> HttpResponse:
 def vacation(request: HtmxHttpRequest) -> HttpResponse:
     try:
         if request.POST.get("end"):
-            services.vacation_end(user=request.user)
+            vacations.vacation_end(user=_player(request))
             messages.success(request, _("Welcome back: your deadlines run again."))
         else:
             try:
                 days = int(request.POST.get("days", ""))
             except ValueError:
-                raise services.GameError(_("Choose a number of days.")) from None
-            services.vacation_start(user=request.user, days=days)
+                raise Refusal(_("Choose a number of days.")) from None
+            vacations.vacation_start(user=_player(request), days=days)
             messages.success(
                 request,
                 ngettext(
@@ -422,6 +427,6 @@ def vacation(request: HtmxHttpRequest) -> HttpResponse:
                 )
                 % {"days": days},
             )
-    except services.GameError as exc:
+    except Refusal as exc:
         messages.error(request, exc.message)
     return redirect("accounts:profile")

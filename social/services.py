@@ -214,13 +214,13 @@ def check_seat(*, table: Table, position: int, user: Any) -> None:
     now = timezone.now()
     held = _held_seat(table, position, now)
     if held is not None and (user is None or held.invitee_id != user.pk):
-        raise game_services.Conflict(_("That seat is held for an invited player."))
+        raise Refusal(_("That seat is held for an invited player."), code=Code.CONFLICT)
     if user is not None:
         seated = list(
             Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
         )
         if Block.objects.filter(blocker_id__in=[*seated, table.owner_id], blocked=user).exists():
-            raise game_services.Forbidden(_("You cannot sit at this table."))
+            raise Refusal(_("You cannot sit at this table."), code=Code.FORBIDDEN)
 
 
 def seat_taken(*, table: Table, user: User) -> None:
@@ -252,18 +252,13 @@ def invitation_send(*, table: Table, inviter: User, name: str, position: int) ->
                 _("You blocked %(name)s: unblock them first.") % {"name": invitee.username},
                 code=Code.CONFLICT,
             )
-    if position not in (0, 1, 2):
-        raise Refusal(_("Choose seat 1, 2 or 3."))
     now = timezone.now()
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seats = {s.position: s for s in table.seats.all()}
         if inviter.pk not in {s.user_id for s in seats.values()}:
             raise Refusal(_("Only the players at this table can invite."), code=Code.FORBIDDEN)
-        if table.status != Table.Status.OPEN:
-            raise Refusal(_("The game at this table has already started."), code=Code.CONFLICT)
-        if not seats[position].is_empty:
-            raise Refusal(_("That seat is taken."), code=Code.CONFLICT)
+        game_services.check_seat_free(table, position)  # games says which seats are free
         if invitee is not None and invitee.pk in {s.user_id for s in seats.values()}:
             raise Refusal(
                 _("%(name)s already has a seat at this table.") % {"name": invitee.username},
@@ -336,12 +331,8 @@ def invitation_accept(*, token: str, user: User) -> Table:
         if invitation.invitee_id is None:  # an e-mailed link: its holder is the invitee
             invitation.invitee = user
             invitation.save(update_fields=["invitee"])
-        try:
-            game_services.table_join(
-                table=invitation.table, user=user, position=invitation.position
-            )
-        except game_services.GameError as exc:
-            raise Refusal(exc.message, exc.status) from None
+        # games refuses a seat it will not give (a Refusal), and nothing is kept.
+        game_services.table_join(table=invitation.table, user=user, position=invitation.position)
         invitation.refresh_from_db()
         invitation.status = Invitation.Status.ACCEPTED
         invitation.answered = timezone.now()
@@ -399,10 +390,8 @@ def play_again(*, table: Table, user: User) -> Table:
     seats = list(table.seats.select_related("user"))
     if table.status != Table.Status.FINISHED or user.pk not in {s.user_id for s in seats}:
         raise Refusal(_("Only the players of a finished game can play again."), code=Code.CONFLICT)
-    try:
-        return _play_again(table, user, seats)
-    except game_services.GameError as exc:  # a cap (expert bots), a guest: nothing made
-        raise Refusal(exc.message, exc.status) from None
+    # games may refuse (a cap on expert bots, a guest): nothing is made.
+    return _play_again(table, user, seats)
 
 
 def _play_again(table: Table, user: User, seats: list[Seat]) -> Table:

@@ -24,6 +24,7 @@ from django_ratelimit.core import is_ratelimited
 from accounts.models import User
 from euchre_site.refusal import Code, Refusal
 from games import access
+from games import services as game_services
 from games.models import Table
 
 from . import selectors, services
@@ -79,7 +80,7 @@ def social_post(
                 return _refused(request, _("Too many at once: wait a while and try again."), 429)
             try:
                 done = handler(request, *args, **kwargs)
-            except Refusal as exc:
+            except Refusal as exc:  # ours, or games refusing a seat
                 return _refused(request, exc.message, exc.status)
             said, go = done if isinstance(done, tuple) else (done, None)
             if getattr(request, "htmx", False) and go is None:
@@ -215,10 +216,7 @@ def unmute(request: HttpRequest, username: str) -> str:
 
 
 def _position(request: HttpRequest) -> int:
-    raw = request.POST.get("position", "")
-    if raw not in ("0", "1", "2"):
-        raise Refusal(_("Choose seat 1, 2 or 3."))
-    return int(raw)
+    return game_services.seat_position(request.POST.get("position", ""))
 
 
 @social_post("invite", "INVITATION_RATE")

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import timezones
-from games import realtime, services
+from games import frames, groups, realtime, selectors, services
 from games.models import Game
 from notifications import services as notifications
 
@@ -123,7 +123,7 @@ def test_a_deadline_reads_in_each_seats_zone_in_its_socket_frame(
     monkeypatch.setattr(realtime, "_send", sent.append)
     realtime.broadcast_game(turns_game.pk)
     frames = {group: frame["html"] for group, frame in sent[0]}
-    by_seat = {seat: frames[realtime.game_group(turns_game.pk, seat)] for seat in (0, 1, 2)}
+    by_seat = {seat: frames[groups.game_group(turns_game.pk, seat)] for seat in (0, 1, 2)}
     assert "17:50 EET" in deadline_line(by_seat[0])
     assert "22:50 +07" in deadline_line(by_seat[1])
     assert "15:50 UTC" in deadline_line(by_seat[2])  # carol's zone is not known yet
@@ -134,8 +134,8 @@ def test_a_deadline_reads_in_each_seats_zone_in_its_socket_frame(
 def test_a_sockets_first_frame_is_in_its_players_zone(turns_game: Game, alice: Any) -> None:
     alice.time_zone = "Europe/Athens"
     alice.save()
-    table = realtime.with_seats(type(turns_game.table).objects.filter(pk=turns_game.table_id))[0]
-    html = realtime.render_table(table, turns_game, 0, oob=True, user=alice)
+    table = selectors.with_seats(type(turns_game.table).objects.filter(pk=turns_game.table_id))[0]
+    html = frames.render_table(table, turns_game, 0, oob=True, user=alice)
     assert "17:50 EET" in deadline_line(html)
 
 

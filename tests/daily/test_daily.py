@@ -110,7 +110,7 @@ def test_leaving_half_played_counts_the_hands_played_so_far(alice: Any) -> None:
     # The table says it is over, and takes no more moves.
     page = client_for(alice).get(game.table.get_absolute_url()).content.decode()
     assert "Your daily deal stopped after 2 hands." in page
-    with pytest.raises(games.Conflict, match="The game is over"):
+    with pytest.raises(Refusal, match="The game is over"):
         games.game_act(
             game_id=game.pk,
             version=game.version,

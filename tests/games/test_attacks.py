@@ -17,6 +17,7 @@ from django.urls import reverse
 from euchre_site.asgi import application
 from games import services
 from games.models import Game, Table
+from games.services import state as game_states
 
 from .conftest import open_table, play_one, players, see_the_rule, state_of, to_act
 from .wsclient import ORIGIN
@@ -273,7 +274,7 @@ def test_a_failed_commit_leaves_no_trace_in_the_state_cache(game: Game) -> None:
         )
         assert result.game.version == 2
         raise Boom
-    assert key_after not in services._STATE_CACHE
+    assert key_after not in game_states._STATE_CACHE
     game.refresh_from_db()
     assert game.version == 1 and game.hands.get().record["actions"] == []
     assert services.game_state(game) is before
@@ -284,4 +285,4 @@ def test_a_failed_commit_leaves_no_trace_in_the_state_cache(game: Game) -> None:
     game.refresh_from_db()
     after = services.game_state(game)
     assert [a.type for a in after.current.actions] == ["pass"]  # type: ignore[union-attr]
-    assert services._STATE_CACHE[key_after] is after
+    assert game_states._STATE_CACHE[key_after] is after

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from euchre_site.refusal import Code, Refusal
 from games import services, tasks
 from games.models import Game
 
@@ -26,10 +27,8 @@ def race(calls: list[Any]) -> list[str]:
         try:
             calls[i]()
             outcomes[i] = "applied"
-        except services.StaleVersion:
-            outcomes[i] = "stale"
-        except services.GameError as exc:
-            outcomes[i] = exc.message
+        except Refusal as exc:
+            outcomes[i] = "stale" if exc.code == Code.STALE else exc.message
         finally:
             connection.close()
 

@@ -221,13 +221,13 @@ async def seat_zero_at_version_one(game: Game) -> tuple[Any, Any]:
     publish a frame to that seat's group."""
     from channels.layers import get_channel_layer
 
-    from games import realtime
+    from games import groups
 
     user = await sync_to_async(lambda: players(game.table)[0])()
     ws = await acommunicator(f"/ws/tables/{game.table_id}/", user)
     assert (await ws.connect())[0]
     assert version_of(await ws.receive_from(timeout=5)) == 1
-    group, layer = realtime.game_group(game.pk, 0), get_channel_layer()
+    group, layer = groups.game_group(game.pk, 0), get_channel_layer()
 
     async def send(event: dict[str, Any]) -> None:
         await layer.group_send(group, event)

@@ -21,9 +21,11 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
+from euchre_site.refusal import Code, Refusal
 from games import services, tasks
 from games.models import Game, Seat, Table
 from tests.conftest import celery_conf
+from tests.games.refusals import refused_with
 
 from .conftest import open_table
 from .test_views import HTMX, logged_in
@@ -58,14 +60,14 @@ def seat_level(table: Table, user: Any) -> str:
 def test_a_third_expert_table_is_refused_and_leaves_nothing_behind(alice: Any) -> None:
     one, _two = expert_table(alice, "one"), expert_table(alice, "two")
     tables, seats = Table.objects.count(), Seat.objects.count()
-    with pytest.raises(services.Conflict) as refused:
+    with pytest.raises(Refusal) as refused:
         expert_table(alice, "three")
     assert refused.value.status == 409
     assert "2 tables with expert bots at a time" in refused.value.message
     assert (Table.objects.count(), Seat.objects.count()) == (tables, seats)
     # Nor can an expert bot be seated at one of her other tables...
     plain = open_table(alice, name="plain")
-    with pytest.raises(services.Conflict):
+    with refused_with(Code.CONFLICT):
         services.table_set_bot(table=plain, user=alice, position=1, level="expert")
     assert not plain.seats.get(position=1).bot_level
     # ...while other bots are welcome, and a second expert at an expert table too.
@@ -78,12 +80,12 @@ def test_a_third_expert_table_is_refused_and_leaves_nothing_behind(alice: Any) -
 def test_a_finished_table_frees_its_slot_and_a_rematch_takes_one_again(alice: Any) -> None:
     one = expert_table(alice, "one", third="expert")  # full: its game is under way
     expert_table(alice, "two")  # waiting for a player: not finished either
-    with pytest.raises(services.Conflict):
+    with refused_with(Code.CONFLICT):
         expert_table(alice, "three")
     assert services.game_stop(game_id=one.games.get().pk)
     three = expert_table(alice, "three")
     # Restarting the finished table would make three again.
-    with pytest.raises(services.Conflict):
+    with refused_with(Code.CONFLICT):
         services.game_rematch(table=one, user=alice)
     assert one.games.count() == 1
     services.table_leave(table=three, user=alice)  # the last person leaves: the table closes
@@ -129,7 +131,7 @@ def test_a_third_autopilot_seat_is_refused_and_nothing_changes(alice: Any) -> No
     services.seat_set_autopilot(table=g1.table, user=alice, level="expert")
     services.seat_set_autopilot(table=g2.table, user=alice, level="medium")
     version = Game.objects.get(pk=g3.pk).version
-    with pytest.raises(services.Conflict) as refused:
+    with pytest.raises(Refusal) as refused:
         services.seat_set_autopilot(table=g3.table, user=alice, level="medium")
     assert "already play for you in 2 games" in refused.value.message
     assert seat_level(g3.table, alice) == ""
@@ -147,7 +149,7 @@ def test_a_finished_game_frees_an_autopilot_seat(alice: Any) -> None:
     g1, g2, g3 = (bot_table(alice, f"t{i}") for i in (1, 2, 3))
     for game in (g1, g2):
         services.seat_set_autopilot(table=game.table, user=alice, level="medium")
-    with pytest.raises(services.Conflict):
+    with refused_with(Code.CONFLICT):
         services.seat_set_autopilot(table=g3.table, user=alice, level="medium")
     assert services.game_stop(game_id=g1.pk)
     services.seat_set_autopilot(table=g3.table, user=alice, level="medium")

@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from euchre_site import push
-from games import bots, hints, realtime, services
+from games import bots, groups, hints, services
 from games.models import Game, Table
 
 from .conftest import open_table, play_one, players, to_act
@@ -251,7 +251,7 @@ def test_a_socket_forwards_a_hint_only_to_its_asker_and_never_behind_its_page(
         await ws.receive_from(timeout=5)
         await sync_to_async(services.seat_set_autopilot)(table=table, user=asker, level="")
         assert version_of(await ws.receive_from(timeout=5)) == 2
-        group = realtime.game_group(game.pk, seat)
+        group = groups.game_group(game.pk, seat)
 
         def event(game_id: int, version: int, user_id: int) -> dict[str, Any]:
             return {"type": "hint.ready", "game": game_id, "version": version,

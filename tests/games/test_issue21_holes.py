@@ -171,12 +171,12 @@ def test_a_spectator_sees_a_finished_hand_only_as_its_public_history(
     assert set(CARD_CODE.findall(summary)) <= played | {record["deal"]["kitty"][0]}
     # The whole page and the socket's frame for spectators show no more than
     # the public cards of both hands (the new hand's up card, any play).
-    from games import realtime
+    from games import frames
 
     now = engine.hand_to_record(state_of(game).hands[1])
     public = played | {record["deal"]["kitty"][0], now["deal"]["kitty"][0]}
     public |= {a["card"] for a in now["actions"] if a["type"] == "play"}
-    frame = realtime.render_table(full_table, game, None)
+    frame = frames.render_table(full_table, game, None)
     for html in (spectator, frame):
         html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
         assert set(CARD_CODE.findall(html)) <= public
@@ -239,6 +239,7 @@ def test_taking_the_seat_back_keeps_the_time_out_count(turns_game: Game) -> None
     seat.refresh_from_db()
     assert (seat.bot_level, seat.timeouts_in_row) == ("medium", 4)
     # Handing it to a bot and back resets nothing either.
+    assert seat.user is not None
     services.seat_set_autopilot(table=turns_game.table, user=seat.user, level="easy")
     services.seat_set_autopilot(table=turns_game.table, user=seat.user, level="")
     seat.refresh_from_db()

@@ -10,8 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts import guests
+from euchre_site.refusal import Code
 from games import services
 from games.models import Game, Table
+from tests.games.refusals import refused_with
 
 pytestmark = pytest.mark.django_db
 
@@ -52,16 +54,16 @@ def test_a_guest_plays_only_live_against_bots_at_their_own_tables(alice: Any) ->
     kwargs: dict[str, Any] = dict(
         name="T", rules={}, target=10, move_seconds=None, visibility="public"
     )
-    with pytest.raises(services.Forbidden):  # by turns
+    with refused_with(Code.FORBIDDEN):  # by turns
         services.table_create(
             owner=guest, **{**kwargs, "mode": "turns", "move_seconds": 86400},
             bots={1: "easy", 2: "easy"},
         )  # fmt: skip
-    with pytest.raises(services.Forbidden):  # a seat open for a person
+    with refused_with(Code.FORBIDDEN):  # a seat open for a person
         services.table_create(owner=guest, mode="live", bots={1: "easy", 2: ""}, **kwargs)
     assert not Table.objects.filter(owner=guest).exists()
     theirs = services.table_create(owner=alice, mode="live", bots={1: "", 2: ""}, **kwargs)
-    with pytest.raises(services.Forbidden):  # somebody else's table
+    with refused_with(Code.FORBIDDEN):  # somebody else's table
         services.table_join(table=theirs, user=guest, position=1)
     assert not theirs.seats.filter(user=guest).exists()
 

@@ -5,8 +5,10 @@ from typing import Any
 
 import pytest
 
+from euchre_site.refusal import Code, Refusal
 from games import engine, services
 from games.models import Game, Hand, Seat, Table
+from tests.games.refusals import refused_with
 
 from .conftest import open_table, play_one, players, state_of, to_act
 
@@ -36,7 +38,7 @@ def test_creating_a_table_seats_the_creator_and_stores_every_rule(alice: Any) ->
     ],
 )
 def test_creating_a_table_rejects_bad_input(alice: Any, kw: dict[str, Any], message: str) -> None:
-    with pytest.raises(services.GameError) as err:
+    with pytest.raises(Refusal) as err:
         open_table(alice, **kw)
     assert err.value.message == message
     assert not Table.objects.exists()
@@ -58,10 +60,32 @@ def test_the_game_starts_when_the_third_seat_is_filled(alice: Any, bob: Any, car
 def test_a_taken_seat_cannot_be_joined(alice: Any, bob: Any, carol: Any) -> None:
     table = open_table(alice)
     services.table_join(table=table, user=bob, position=1)
-    with pytest.raises(services.GameError, match=r"^That seat is taken\.$"):
+    with pytest.raises(Refusal, match=r"^That seat is taken\.$"):
         services.table_join(table=table, user=carol, position=1)
-    with pytest.raises(services.GameError, match=r"^You already have a seat at this table\.$"):
+    with pytest.raises(Refusal, match=r"^You already have a seat at this table\.$"):
         services.table_join(table=table, user=bob, position=2)
+
+
+def test_one_check_says_which_seats_are_free_for_people_bots_and_invitations(
+    alice: Any, bob: Any
+) -> None:
+    table = open_table(alice)
+    services.table_set_bot(table=table, user=alice, position=2, level="easy")
+    services.check_seat_free(table, 1)  # open: nothing raised
+    for position in (0, 2):  # a person's, a bot's
+        with refused_with(Code.CONFLICT, match=r"^That seat is taken\.$"):
+            services.check_seat_free(table, position)
+    for position in (-1, 3):
+        with refused_with(Code.INVALID, match=r"^Choose seat 1, 2 or 3\.$"):
+            services.check_seat_free(table, position)
+    assert [services.seat_position(t) for t in ("0", "1", "2")] == [0, 1, 2]
+    for text in ("", "3", "1.0", " 1", "-0", None):
+        with refused_with(Code.INVALID, match=r"^Choose seat 1, 2 or 3\.$"):
+            services.seat_position(text)
+    services.table_join(table=table, user=bob, position=1)  # full: the game starts
+    table.refresh_from_db()
+    with refused_with(Code.CONFLICT, match=r"^The game at this table has already started\.$"):
+        services.check_seat_free(table, 1)
 
 
 def test_players_leave_before_the_start_and_an_empty_table_closes(alice: Any, bob: Any) -> None:
@@ -75,7 +99,7 @@ def test_players_leave_before_the_start_and_an_empty_table_closes(alice: Any, bo
 
 def test_only_the_creator_seats_bots_and_bots_fill_the_table(alice: Any, bob: Any) -> None:
     table = open_table(alice)
-    with pytest.raises(services.GameError, match=r"^Only the table's creator can seat bots\.$"):
+    with pytest.raises(Refusal, match=r"^Only the table's creator can seat bots\.$"):
         services.table_set_bot(table=table, user=bob, position=1, level="easy")
     services.table_set_bot(table=table, user=alice, position=1, level="hard")
     game = services.table_set_bot(table=table, user=alice, position=2, level="easy")
@@ -96,7 +120,7 @@ def test_a_legal_move_is_stored_and_bumps_the_version(game: Game) -> None:
 def test_it_rejects_a_stale_version_and_changes_nothing(game: Game) -> None:
     seat = to_act(game)
     user = players(game.table)[seat]
-    with pytest.raises(services.StaleVersion):
+    with refused_with(Code.STALE):
         services.game_act(
             game_id=game.pk,
             version=game.version - 1,
@@ -114,7 +138,7 @@ def test_the_same_move_twice_is_applied_once(game: Game) -> None:
     services.game_act(
         game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(user)
     )
-    with pytest.raises(services.StaleVersion):
+    with refused_with(Code.STALE):
         services.game_act(
             game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(user)
         )
@@ -123,7 +147,7 @@ def test_the_same_move_twice_is_applied_once(game: Game) -> None:
 
 def test_it_rejects_a_move_out_of_turn(game: Game) -> None:
     seat = (to_act(game) + 1) % 3
-    with pytest.raises(services.GameError, match=r"^It is not your turn\.$"):
+    with pytest.raises(Refusal, match=r"^It is not your turn\.$"):
         services.game_act(
             game_id=game.pk,
             version=1,
@@ -133,7 +157,7 @@ def test_it_rejects_a_move_out_of_turn(game: Game) -> None:
 
 
 def test_it_rejects_someone_not_seated(game: Game, outsider: Any) -> None:
-    with pytest.raises(services.GameError, match=r"^You are not playing at this table\.$"):
+    with pytest.raises(Refusal, match=r"^You are not playing at this table\.$"):
         services.game_act(
             game_id=game.pk,
             version=1,
@@ -145,7 +169,7 @@ def test_it_rejects_someone_not_seated(game: Game, outsider: Any) -> None:
 def test_an_illegal_action_says_why_and_changes_nothing(game: Game) -> None:
     seat = to_act(game)
     user = players(game.table)[seat]
-    with pytest.raises(services.GameError) as err:
+    with pytest.raises(Refusal) as err:
         services.game_act(
             game_id=game.pk,
             version=1,
@@ -154,7 +178,7 @@ def test_an_illegal_action_says_why_and_changes_nothing(game: Game) -> None:
         )
     assert err.value.message == "Order it up or pass."
     assert err.value.rule == "first-round"
-    with pytest.raises(services.GameError):
+    with pytest.raises(Refusal):
         services.game_act(
             game_id=game.pk, version=1, action={"type": "fly"}, actor=services.Actor.person(user)
         )
@@ -172,7 +196,7 @@ def test_a_move_naming_a_seat_or_carrying_other_fields_is_refused(game: Game) ->
         ({"type": "pass", "note": "x"}, "The move 'pass' has no field 'note'."),
         ({"type": "order", "card": "9C"}, "The move 'order' has no field 'card'."),
     ):
-        with pytest.raises(services.GameError) as err:
+        with pytest.raises(Refusal) as err:
             services.game_act(
                 game_id=game.pk, version=1, action=action, actor=services.Actor.person(user)
             )
@@ -202,7 +226,7 @@ def test_using_the_dummy_is_a_step_of_its_own_then_keep_five(game: Game) -> None
     ten = view["exchange"]
     assert ten is not None and len(ten) == 10
     assert engine.game_view(state_of(game), (maker + 1) % 3)["exchange"] is None
-    with pytest.raises(services.GameError, match=r"^Choose the five cards to keep\.$"):
+    with pytest.raises(Refusal, match=r"^Choose the five cards to keep\.$"):
         services.game_act(
             game_id=game.pk,
             version=game.version,
@@ -233,7 +257,7 @@ def test_a_whole_game_is_played_and_finished_through_the_service(game: Game, ali
     assert game.table.status == Table.Status.FINISHED
     hands = list(game.hands.order_by("number"))
     assert all(h.result is not None for h in hands)
-    with pytest.raises(services.GameError, match=r"^The game is over\.$"):
+    with pytest.raises(Refusal, match=r"^The game is over\.$"):
         services.game_act(
             game_id=game.pk,
             version=game.version,
@@ -245,9 +269,7 @@ def test_a_whole_game_is_played_and_finished_through_the_service(game: Game, ali
 
 
 def test_a_rematch_needs_a_finished_game(game: Game, alice: Any, outsider: Any) -> None:
-    with pytest.raises(services.GameError, match=r"^The current game is not finished yet\.$"):
+    with pytest.raises(Refusal, match=r"^The current game is not finished yet\.$"):
         services.game_rematch(table=game.table, user=alice)
-    with pytest.raises(
-        services.GameError, match=r"^Only the players at this table can start a rematch\.$"
-    ):
+    with pytest.raises(Refusal, match=r"^Only the players at this table can start a rematch\.$"):
         services.game_rematch(table=game.table, user=outsider)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import engine, realtime
+from games import engine, frames
 from games import services as games_services
 from games.models import Game, Seat, Table
 from tests.games.conftest import open_table
@@ -30,7 +30,7 @@ def move(game: Game, seat: int, actor: games_services.Actor) -> None:
 
 def alice_sees(table: Table) -> str:
     game = table.games.get()
-    return realtime.render_table(table, game, 0)
+    return frames.render_table(table, game, 0)
 
 
 def test_the_table_says_what_the_stand_in_did_until_your_own_move(
@@ -62,4 +62,4 @@ def test_the_table_says_what_the_stand_in_did_until_your_own_move(
     assert ", then " in html and 'class="stood-in small" role="status"' in html
     move(game, 0, games_services.Actor.person(alice))  # her own move
     assert "A bot played" not in alice_sees(table)
-    assert "A bot played" not in realtime.render_table(table, table.games.get(), 1)  # bob's table
+    assert "A bot played" not in frames.render_table(table, table.games.get(), 1)  # bob's table

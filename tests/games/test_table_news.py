@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from games import realtime
+from games import frames
 from games.models import Game
 from games.narration import describe
 from games.presenters import NEWS_KEPT
@@ -25,7 +25,7 @@ NAMES = {0: "alice", 1: "bob", 2: "carol"}
 
 def news_of(game: Game, seat: int | None) -> tuple[dict[str, list[str]], list[str]]:
     game.refresh_from_db()
-    page = realtime.render_table(game.table, game, seat)
+    page = frames.render_table(game.table, game, seat)
     template = re.search(r'<template class="table-news"[^>]*>(.*?)</template>', page, re.S)
     assert template is not None
 

@@ -79,6 +79,7 @@ def test_the_bot_answers_the_dummy_step_with_five_cards(bot_game: Game) -> None:
         if seat.is_bot:
             tasks.play_bot_turn(bot_game.pk, bot_game.version)
         else:
+            assert seat.user is not None
             services.seat_set_autopilot(table=bot_game.table, user=seat.user, level="medium")
     pytest.fail("no bot chose the dummy in 400 moves")
 

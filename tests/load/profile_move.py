@@ -187,14 +187,14 @@ def clean_tables(run: str, table_ids: list[int]) -> None:
 
 def next_move(table_id: int, rematch_user: Any) -> tuple[int, int]:
     """(game id, version) to play at this table; a rematch if the game is over."""
-    from games import realtime, services
+    from games import selectors, services
     from games.models import Game, Table
 
     game = Game.objects.filter(table_id=table_id).order_by("-number").first()
     assert game is not None
     if game.status == Game.Status.FINISHED:
         game = services.game_rematch(table=Table.objects.get(pk=table_id), user=rematch_user)
-    latest = realtime.latest_game_version(table_id)
+    latest = selectors.latest_game_version(table_id)
     assert latest is not None
     return latest
 
@@ -259,17 +259,18 @@ def instrument(timer: PhaseTimer) -> None:
     from celery.app.task import Task
 
     from euchre_site import push
-    from games import engine, presenters, realtime, services, tasks
+    from games import engine, events, frames, presenters, realtime, services, tasks
 
     timer.wrap(tasks, "_turn", "task load")
-    timer.wrap(services, "game_state", "game state")
+    timer.wrap(services.moves, "game_state", "game state")
     timer.wrap(engine, "game_view", "seat views")
     timer.wrap(tasks, "bot_action", "bot decision")
     timer.wrap(services, "game_act", "game_act")
     timer.wrap(Task, "apply_async", "celery enqueue")
     timer.wrap(realtime, "broadcast_game", "broadcast load")
+    events.subscribe(events.Event.GAME_CHANGED, realtime.broadcast_game)  # the wrapped one
     timer.wrap(presenters, "table_context", "table context")
-    timer.wrap(realtime, "render_to_string", "template")
+    timer.wrap(frames, "render_to_string", "template")
     timer.wrap(push, "send", "push send")
 
 
@@ -279,15 +280,11 @@ class ProcessCaches:
     NAMES = ("_STATE_CACHE",)
 
     def __init__(self, n: int) -> None:
-        from games import services
+        from games.services import state
 
-        self.module = services
+        self.module = state
         self.caches = [
-            {
-                name: type(getattr(services, name))()
-                for name in self.NAMES
-                if hasattr(services, name)
-            }
+            {name: type(getattr(state, name))() for name in self.NAMES if hasattr(state, name)}
             for _ in range(n)
         ]
 

@@ -41,6 +41,7 @@ def autopilot(table_id: int) -> dict[str, Any]:
 
     table = Table.objects.get(pk=table_id)
     for seat in table.seats.select_related("user").filter(user__isnull=False):
+        assert seat.user is not None
         services.seat_set_autopilot(table=table, user=seat.user, level="medium")
     return {"table": table_id}
 

@@ -1,0 +1,79 @@
+"""The engine's state of each game, rebuilt from its stored hand records and
+kept (committed states only) for the next move and the next push.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import partial
+
+from django.db import transaction
+from django.db.models import Prefetch, QuerySet
+
+from games import engine
+from games.engine import GameState
+from games.models import Game, Hand, Seat
+
+# Keyed by (id, creation time, version): ids alone repeat when a database is
+# recreated (the tests do it constantly).
+_STATE_CACHE: OrderedDict[tuple[int, object, int], GameState] = OrderedDict()
+
+
+_STATE_CACHE_SIZE = 512
+
+
+def cache_key(game: Game) -> tuple[int, object, int]:
+    return (game.pk, game.created, game.version)
+
+
+def game_state(game: Game) -> GameState:
+    """The engine's state of a game, rebuilt from its stored hand records.
+
+    States are immutable, so one rebuilt for (game, version) is kept and
+    shared, but only once it is committed: a state built inside a transaction
+    that then rolls back must never be the base of a later move.
+    """
+    key = cache_key(game)
+    state = _STATE_CACHE.get(key)
+    if state is not None:
+        _STATE_CACHE.move_to_end(key)
+        return state
+    hands = list(game.hands.order_by("number"))
+    record = {
+        "format": "euchre3-game/1",
+        "target": game.table.target,
+        "rules": game.table.rules,
+        "first_dealer": game.first_dealer,
+        "hands": [h.record for h in hands],
+    }
+    if game.deals:  # a game of fixed deals ends after the last one
+        record["hand_limit"] = len(game.deals)
+    # The last hand may be waiting for the maker's five (a keep-less `dummy`).
+    state = engine.game_from_record(record, pending_keep=True)
+    # Rows read inside a transaction may be its own, not yet committed, writes.
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(partial(cache_put, key, state))
+    else:
+        cache_put(key, state)
+    return state
+
+
+def cache_put(key: tuple[int, object, int], state: GameState) -> None:
+    """Only committed states go here: `game_state` puts what it read from the
+    database, `game_act` what it stored, once the transaction has committed."""
+    _STATE_CACHE[key] = state
+    if len(_STATE_CACHE) > _STATE_CACHE_SIZE:
+        _STATE_CACHE.popitem(last=False)
+
+
+def current_hand_row(game: Game) -> Hand | None:
+    return game.hands.order_by("-number").first()
+
+
+def locked_games() -> QuerySet[Game]:
+    """Games locked for a change, with their table and its seats' users loaded."""
+    return (
+        Game.objects.select_for_update()
+        .select_related("table")
+        .prefetch_related(Prefetch("table__seats", queryset=Seat.objects.select_related("user")))
+    )
