@@ -11,6 +11,7 @@ from .records import _check_deal, _initial, _replay, hand_to_record
 from .rules import (
     TARGET_DEFAULT,
     EngineError,
+    ErrorCode,
     IllegalAction,
     MalformedAction,
     RecordError,
@@ -163,10 +164,10 @@ def new_game(
     many hands (a game of fixed deals), or earlier if the target is reached."""
     check_target(target)
     if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
-        raise MalformedAction("first_dealer must be 0, 1 or 2", "bad_seat")
+        raise MalformedAction("first_dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
     bad = _check_hand_limit(hand_limit)
     if bad:
-        raise MalformedAction(bad, "bad_hand_limit")
+        raise MalformedAction(bad, ErrorCode.BAD_HAND_LIMIT)
     return GameState(rules, target, first_dealer, hand_limit=hand_limit)
 
 
@@ -193,9 +194,9 @@ def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
 
 def _next_dealer_checked(game: GameState) -> int:
     if game.over:
-        raise IllegalAction("The game is over", "game_over")
+        raise IllegalAction("The game is over", ErrorCode.GAME_OVER)
     if game.current is not None:
-        raise IllegalAction("A hand is still in progress", "hand_in_progress")
+        raise IllegalAction("A hand is still in progress", ErrorCode.HAND_IN_PROGRESS)
     dealer = game.next_dealer
     assert dealer is not None
     return dealer
@@ -247,8 +248,8 @@ def game_apply(game: GameState, action: Action) -> GameState:
     cur = game.current
     if cur is None:
         if game.over:
-            raise IllegalAction("The game is over", "game_over")
-        raise IllegalAction("No hand is in progress", "no_hand")
+            raise IllegalAction("The game is over", ErrorCode.GAME_OVER)
+        raise IllegalAction("No hand is in progress", ErrorCode.NO_HAND)
     return _with_hand(game, (*game._hands[:-1], apply(cur, action)))
 
 

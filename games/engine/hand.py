@@ -35,6 +35,7 @@ from .cards import (
 )
 from .rules import (
     EngineError,
+    ErrorCode,
     IllegalAction,
     MalformedAction,
     Rules,
@@ -335,7 +336,7 @@ _DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
 def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
     """Deal a new hand from `rng` (a random.Random) with `dealer` dealing."""
     if type(dealer) is not int or not 0 <= dealer <= 2:
-        raise MalformedAction("dealer must be 0, 1 or 2", "bad_seat")
+        raise MalformedAction("dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
     x = _shuffled(_DECK_LISTS[rules.deck], rng)
     b = _BIT
     masks = (
@@ -625,17 +626,19 @@ def _check_play(s: HandState, a: Action) -> int:
         c = None
     if c is None:
         if card is None:
-            raise MalformedAction("Play a card", "play_a_card")
-        raise MalformedAction(f"not a card: {card!r}", "not_a_card")
+            raise MalformedAction("Play a card", ErrorCode.PLAY_A_CARD)
+        raise MalformedAction(f"not a card: {card!r}", ErrorCode.NOT_A_CARD)
     b = 1 << c
     seat = a.seat
     if not s._hands[seat] & b:
         if not b & s._i.deck:
-            raise MalformedAction(f"{card} is not in this deck", "not_in_deck", card=card)
-        raise IllegalAction(f"You do not hold the {card_name(c)}", "not_held", card=card)
+            raise MalformedAction(f"{card} is not in this deck", ErrorCode.NOT_IN_DECK, card=card)
+        raise IllegalAction(f"You do not hold the {card_name(c)}", ErrorCode.NOT_HELD, card=card)
     if s._trick and not _playable(s, seat) & b:
         led = s._led
-        raise IllegalAction(f"You must follow {SUIT_NAMES[led]}", "must_follow", suit=SUITS[led])
+        raise IllegalAction(
+            f"You must follow {SUIT_NAMES[led]}", ErrorCode.MUST_FOLLOW, suit=SUITS[led]
+        )
     return c
 
 
@@ -645,28 +648,30 @@ def _check_other(state: HandState, action: Action) -> int:
     mask), for its `_APPLY` step."""
     ph = state._phase
     if ph == P_OVER:
-        raise IllegalAction("The hand is over", "hand_over")
+        raise IllegalAction("The hand is over", ErrorCode.HAND_OVER)
     seat = action.seat
     if seat != state._to_act:
         if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
-        raise IllegalAction("It is not your turn", "not_your_turn")
+            raise MalformedAction("seat must be 0, 1 or 2", ErrorCode.BAD_SEAT)
+        raise IllegalAction("It is not your turn", ErrorCode.NOT_YOUR_TURN)
     t = action.type
     if t not in ACTION_TYPES:
-        raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
+        raise MalformedAction(
+            f"unknown action type {t!r}", ErrorCode.UNKNOWN_TYPE, type=str(t)[:20]
+        )
     if ph == P_PLAY:
-        raise IllegalAction("Play a card", "play_a_card")
+        raise IllegalAction("Play a card", ErrorCode.PLAY_A_CARD)
     return _CHECK[ph](state, action, t)
 
 
-def _wrong(what: str, code: str, **params: Any) -> IllegalAction:
+def _wrong(what: str, code: ErrorCode, **params: Any) -> IllegalAction:
     """This phase's decision is not the one sent: `what` says what is awaited."""
     return IllegalAction(what, code, **params)
 
 
 def _check_joker(s: HandState, a: Action, t: str) -> int:
     if t != "joker_suit":
-        raise _wrong("The dealer must first name a suit for the Joker", "joker_suit_first")
+        raise _wrong("The dealer must first name a suit for the Joker", ErrorCode.JOKER_SUIT_FIRST)
     return _suit(a)
 
 
@@ -675,7 +680,7 @@ def _check_bid1(s: HandState, a: Action, t: str) -> int:
         dealer = s._i.dealer
         raise _wrong(
             f"{call_name(dealer, a.seat)} or pass",
-            "call_or_pass",
+            ErrorCode.CALL_OR_PASS,
             call=("accept", "order", "assist")[(a.seat - dealer) % 3],
         )
     return 0
@@ -689,17 +694,17 @@ def _check_pickup(s: HandState, a: Action, t: str) -> int:
         if not (s._hands[a.seat] | 1 << i.up) & 1 << d:
             raise IllegalAction(
                 f"You cannot discard the {card_name(d)}: it is not in your hand",
-                "discard_not_held",
+                ErrorCode.DISCARD_NOT_HELD,
                 card=CARD_STRS[d],
             )
         return d
     if t == "leave":
         if not _may_leave(i, a.seat):
             raise IllegalAction(
-                "The dealer who accepted must pick up the up card", "dealer_must_pick_up"
+                "The dealer who accepted must pick up the up card", ErrorCode.DEALER_MUST_PICK_UP
             )
         return -1
-    raise _wrong("Pick up the up card or leave it", "pickup_or_leave")
+    raise _wrong("Pick up the up card or leave it", ErrorCode.PICKUP_OR_LEAVE)
 
 
 def _check_bid2(s: HandState, a: Action, t: str) -> int:
@@ -707,18 +712,20 @@ def _check_bid2(s: HandState, a: Action, t: str) -> int:
     i = s._i
     if t == "pass":
         if not _may_pass_bid2(i, a.seat):
-            raise IllegalAction("Stick the dealer: the dealer must name a suit", "stick_the_dealer")
+            raise IllegalAction(
+                "Stick the dealer: the dealer must name a suit", ErrorCode.STICK_THE_DEALER
+            )
         return -1
     if t == "name":
         x = _suit(a)
         if not _may_name(i, x):
             raise IllegalAction(
                 f"You may not name {SUIT_NAMES[x]}, the turned-down suit",
-                "turned_down_suit",
+                ErrorCode.TURNED_DOWN_SUIT,
                 suit=SUITS[x],
             )
         return x
-    raise _wrong("Name a suit or pass", "name_or_pass")
+    raise _wrong("Name a suit or pass", ErrorCode.NAME_OR_PASS)
 
 
 def _check_maker(s: HandState, a: Action, t: str) -> int:
@@ -732,54 +739,60 @@ def _check_maker(s: HandState, a: Action, t: str) -> int:
             raise IllegalAction(
                 "First choose between using the dummy and going alone; the dummy's cards "
                 "are shown once you choose to use it",
-                "choose_dummy_first",
+                ErrorCode.CHOOSE_DUMMY_FIRST,
             )
         return 0
-    raise _wrong("Use the dummy or go alone", "dummy_or_alone")
+    raise _wrong("Use the dummy or go alone", ErrorCode.DUMMY_OR_ALONE)
 
 
 def _check_keep(s: HandState, a: Action, t: str) -> int:
     """The mask of the five cards kept of the maker's hand and the dummy."""
     if t != "dummy":
-        raise _wrong("Choose the five cards to keep", "choose_keep")
+        raise _wrong("Choose the five cards to keep", ErrorCode.CHOOSE_KEEP)
     keep = a.keep
     if keep is None:
-        raise MalformedAction("Choose the five cards to keep", "choose_keep")
+        raise MalformedAction("Choose the five cards to keep", ErrorCode.CHOOSE_KEEP)
+    if len(keep) != 5:
+        # Its own code: the site says how many were chosen (the table's form
+        # sends the cards ticked, any number of them).
+        raise MalformedAction(
+            "Keep must be five of the ten cards", ErrorCode.KEEP_FIVE, n=len(keep)
+        )
     ten = s._hands[a.seat] | s._i.dummy_mask
     m = 0
     for k in keep:
         c = _CI_get(k) if k.__class__ is str else None
         if c is None or not ten & 1 << c:
-            raise IllegalAction("Keep must be five of the ten cards", "keep_five_of_ten")
+            raise IllegalAction("Keep must be five of the ten cards", ErrorCode.KEEP_FIVE_OF_TEN)
         m |= 1 << c
-    if len(keep) != 5 or m.bit_count() != 5:
-        raise MalformedAction("Keep must be five of the ten cards", "keep_five_of_ten")
+    if m.bit_count() != 5:
+        raise MalformedAction("Keep must be five of the ten cards", ErrorCode.KEEP_FIVE_OF_TEN)
     return m
 
 
 def _check_defender(s: HandState, a: Action, t: str) -> int:
     if t != "alone" and t != "pass":
-        raise _wrong("Defend alone or pass", "defend_or_pass")
+        raise _wrong("Defend alone or pass", ErrorCode.DEFEND_OR_PASS)
     return 0
 
 
 def _suit(a: Action) -> int:
     x = a.suit
     if x is None:
-        raise MalformedAction("Name a suit", "name_a_suit")
+        raise MalformedAction("Name a suit", ErrorCode.NAME_A_SUIT)
     if x.__class__ is not str or x not in SUIT_INDEX:
-        raise MalformedAction(f"not a suit: {x!r}", "not_a_suit")
+        raise MalformedAction(f"not a suit: {x!r}", ErrorCode.NOT_A_SUIT)
     return SUIT_INDEX[x]
 
 
 def _card(text: str | None, what: str, deck: int) -> int:
     if text is None:
-        raise MalformedAction(f"the {what} is missing", "missing_card", field=what)
+        raise MalformedAction(f"the {what} is missing", ErrorCode.MISSING_CARD, field=what)
     c = _CI_get(text) if text.__class__ is str else None
     if c is None:
-        raise MalformedAction(f"not a card: {text!r}", "not_a_card")
+        raise MalformedAction(f"not a card: {text!r}", ErrorCode.NOT_A_CARD)
     if not deck & 1 << c:
-        raise MalformedAction(f"{text} is not in this deck", "not_in_deck", card=text)
+        raise MalformedAction(f"{text} is not in this deck", ErrorCode.NOT_IN_DECK, card=text)
     return c
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from .actions import DUMMY, Action
 from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
 from .hand import HandState, Phase, _start, apply, result
-from .rules import EngineError, MalformedAction, RecordError, Rules
+from .rules import EngineError, ErrorCode, MalformedAction, RecordError, Rules
 
 HAND_FORMAT = "euchre3-hand/1"
 _RECORD_KEYS = ("format", "rules", "dealer", "deal", "actions")
@@ -135,7 +135,9 @@ def apply_recorded(state: HandState, act: Action, *, pending_keep: bool = False)
     `dummy` without `keep` there is refused unless `pending_keep` (see `_replay`)."""
     if act.type == "dummy" and state.phase == Phase.MAKER_CHOICE:
         if act.keep is None and not pending_keep:
-            raise MalformedAction("using the dummy needs the five cards to keep", "choose_keep")
+            raise MalformedAction(
+                "using the dummy needs the five cards to keep", ErrorCode.CHOOSE_KEEP
+            )
         chosen = apply(state, DUMMY[act.seat])
         return chosen if act.keep is None else apply(chosen, act)
     return apply(state, act)
