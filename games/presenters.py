@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
+from games import engine
 from games.engine import GameView, IllegalAction
 
 from . import messages, narration, words
@@ -504,8 +505,11 @@ def _button(label: str, action: dict[str, Any], style: str = "") -> Button:
 
 
 def _call(view: GameView, seat: int | None) -> str:
-    """The first-round call of `seat` in this hand ("order", "assist", "accept")."""
-    return words.call_of(view["dealer"] or 0, seat or 0)
+    """The first-round call of `seat` in this hand ("order", "assist",
+    "accept"): the view's `call` for its own seat, else the engine's."""
+    if seat is not None and seat == view["seat"] and view["call"]:
+        return view["call"]
+    return engine.call_code(view["dealer"] or 0, seat or 0)
 
 
 def _buttons(view: GameView) -> tuple[Button, ...]:

@@ -20,6 +20,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
+from games import engine
+
 SUIT_CODES = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -176,17 +178,10 @@ CALLED: dict[str, Promise] = {
     "accept": pgettext_lazy("first-round call, made", "accepted"),
 }
 
-# The first-round call of the dealer, the player on their left and the next one.
-_CALL_BY_DISTANCE = ("accept", "order", "assist")
-
-
-def call_of(dealer: int, seat: int) -> str:
-    """The first-round call ("order", "assist", "accept") of `seat` when `dealer` deals."""
-    return _CALL_BY_DISTANCE[(seat - dealer) % 3]
-
 
 def call_label(call: str) -> str:
-    """The call as a button says it: "Order it up"."""
+    """The call as a button says it: "Order it up". `call` is the engine's
+    code of the seat's call (engine.call_code, a view's `call`)."""
     return str(CALLS[call])
 
 
@@ -223,7 +218,7 @@ def button_label(
     if kind == "order":
         # Translators: a button of the first round of bidding: %(call)s is the seat's call ("Order it up", "Assist" or "Accept"), %(suit)s the up card's suit ("hearts"), which becomes trump.
         return pgettext("bidding button", "%(call)s (%(suit)s trump)") % {
-            "call": call_label(call_of(dealer, action["seat"])),
+            "call": call_label(engine.call_code(dealer, action["seat"])),
             "suit": suit_name(up_suit) if up_suit else "",
         }
     if kind == "name":

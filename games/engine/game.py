@@ -358,6 +358,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "legal_actions": [],
         "refused": [],
         "exchange": None,
+        "call": None,
         "call_name": None,
         "result": None,
         "deal": None,

@@ -39,6 +39,8 @@ from .rules import (
     IllegalAction,
     MalformedAction,
     Rules,
+    call_code,
+    call_name,
     hand_points,
     opening_lead,
 )
@@ -66,11 +68,6 @@ _CI_get = CARD_INDEX.get
 _CS = CARD_STRS
 # (seat, card) pairs of a trick, built once.
 _PAIR = tuple(tuple((s, c) for c in range(33)) for s in range(3))
-
-
-def call_name(dealer: int, seat: int) -> str:
-    """Name of the first-round acceptance for this seat: "Order it up", "Assist", "Accept"."""
-    return ("Accept", "Order it up", "Assist")[(seat - dealer) % 3]
 
 
 class _Info:
@@ -681,7 +678,7 @@ def _check_bid1(s: HandState, a: Action, t: str) -> int:
         raise _wrong(
             f"{call_name(dealer, a.seat)} or pass",
             ErrorCode.CALL_OR_PASS,
-            call=("accept", "order", "assist")[(a.seat - dealer) % 3],
+            call=call_code(dealer, a.seat),
         )
     return 0
 

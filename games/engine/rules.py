@@ -180,7 +180,32 @@ def rules_dict(rules: Rules) -> RulesDict:
     }
 
 
-# Rules that need no state: the scoring table and the opening lead (the bots use them too).
+# Rules that need no state: the first-round calls, the scoring table and the
+# opening lead (the bots use them too).
+
+
+class Call(StrEnum):
+    """The first-round call by the caller's position (RULES.md "Bidding, first
+    round"): all three are `order` in records; the UI names the one that fits."""
+
+    ACCEPT = "accept"  # the dealer
+    ORDER = "order"  # left of the dealer
+    ASSIST = "assist"  # the next player
+
+
+_CALL_BY_DISTANCE = (Call.ACCEPT, Call.ORDER, Call.ASSIST)
+# The calls' English names (the command line, the engine's reasons).
+CALL_NAMES = {Call.ACCEPT: "Accept", Call.ORDER: "Order it up", Call.ASSIST: "Assist"}
+
+
+def call_code(dealer: int, seat: int) -> Call:
+    """The first-round call of `seat` when `dealer` deals: its one home."""
+    return _CALL_BY_DISTANCE[(seat - dealer) % 3]
+
+
+def call_name(dealer: int, seat: int) -> str:
+    """The call's English name for this seat: "Order it up", "Assist", "Accept"."""
+    return CALL_NAMES[call_code(dealer, seat)]
 
 
 def hand_points(

@@ -17,12 +17,11 @@ from .hand import (
     HandState,
     _may_name,
     _ten_cards,
-    call_name,
     hand_result,
     legal_actions,
     verify,
 )
-from .rules import IllegalAction, RulesDict, rules_dict
+from .rules import IllegalAction, RulesDict, call_code, call_name, rules_dict
 
 # A card played to a trick: [seat, card] ("9C"), a list as JSON gives it back.
 SeatCard = list[Any]
@@ -108,6 +107,7 @@ class HandView(TypedDict):
     legal_actions: list[dict[str, Any]]  # ActionDict
     refused: list[dict[str, Any]]  # Refusal
     exchange: list[str] | None
+    call: str | None
     call_name: str | None
     result: dict[str, Any] | None  # HandResult
     deal: dict[str, Any] | None  # DealDict
@@ -213,7 +213,10 @@ def view(state: HandState, seat: int | None) -> HandView:
         for other seats and spectators, and in every other phase,
       exchange: at dummy_keep, for the maker only, the ten cards (hand and
         dummy) to keep five of, in display order; else None,
-      call_name: the first-round call's name for this seat (None for a spectator),
+      call: the first-round call's code for this seat, by its position (Call:
+        "order" left of the dealer, "assist" next, "accept" the dealer; in
+        records all three are `order`); None for a spectator,
+      call_name: that call's English name ("Order it up"; None for a spectator),
       result: the replay result (HandResult) once over, else None,
       deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt
         (DealDict); else None.
@@ -288,6 +291,7 @@ def view(state: HandState, seat: int | None) -> HandView:
         "legal_actions": cast(list[Any], legal),
         "refused": cast(list[Any], refusals(state, seat, hand)),
         "exchange": exchange,
+        "call": None if seat is None else call_code(i.dealer, seat),
         "call_name": None if seat is None else call_name(i.dealer, seat),
         "result": cast(Any, res),
         "deal": cast(Any, deal),

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Phase, call_name, card_name, effective_suit, legal_actions, suit_name
+from games.engine import (
+    Call,
+    Phase,
+    call_code,
+    call_name,
+    card_name,
+    effective_suit,
+    legal_actions,
+    suit_name,
+)
 from games.engine import trick_winner as winner_of
 from games.engine.cards import SUIT_INDEX, card_from_str, card_str, cards_of, strs_to_mask
 
@@ -136,6 +145,9 @@ def test_suit_name() -> None:
 )  # fmt: skip
 def test_call_names(dealer: int, seat: int, name: str) -> None:
     assert call_name(dealer, seat) == name
+    code = call_code(dealer, seat)
+    assert code == {"Order it up": "order", "Assist": "assist", "Accept": "accept"}[name]
+    assert code in ("accept", "order", "assist") and isinstance(code, Call)
 
 
 def test_effective_suit_accepts_notation() -> None:
