@@ -24,7 +24,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.engine import GameView, IllegalAction
+from games.engine import GameView, HandOutcome, IllegalAction
 
 from . import messages, narration, words
 from .models import Game, Hand, Table
@@ -590,9 +590,7 @@ def _plates(
     me = view["seat"]
     alone = view["alone"]
     maker = view["maker"]
-    with_dummy = (
-        maker is not None and maker not in alone and view["phase"] in ("defender_alone", "play")
-    )
+    with_dummy = view["outcome"]["maker_play"] == "dummy"
     rows = []
     for pos in order:
         s = seats[pos]
@@ -623,7 +621,7 @@ def _centre(view: GameView, names: dict[int, str]) -> Centre:
     in_play = view["phase"] not in (None, "over")
     maker = view["maker"]
     maker_name = names.get(maker) if maker is not None else None
-    unused_dummy = maker is None or maker in view["alone"]
+    unused_dummy = view["outcome"]["maker_play"] != "dummy"
     dummy = Pile(
         # Translators: the label of the dummy's place on the table: a fourth hand of five cards dealt face down that the maker may take.
         str(pgettext("game term", "Dummy")),
@@ -663,11 +661,12 @@ def _result(
     trick = last["last_trick"]
     number = view["hand_number"] - 1
     maker = res["maker"]
-    thrown = bool(res["thrown_in"] or maker is None)
+    outcome = last["outcome"]
+    thrown = outcome["outcome"] == "thrown_in"
     alone = set(res["alone"])
     if thrown:
         how = ""
-    elif maker in alone:
+    elif outcome["maker_play"] == "alone":
         how = str(pgettext("table role", "Alone"))
     else:
         # Translators: at a hand's result: the maker played with the dummy (the fourth hand dealt face down), not alone.
@@ -687,9 +686,9 @@ def _result(
     )
     return HandResult(
         number=number,
-        heading=_hand_heading(number, res, names),
+        heading=_hand_heading(number, res, outcome, names),
         how=how,
-        outcome="" if thrown else words.hand_outcome(res["tricks"][maker]),
+        outcome=words.hand_outcome(outcome["outcome"]),
         thrown_in=thrown,
         rows=rows,
         last_trick=tuple(_trick_cards(trick["cards"], trick["winner"], names, where))
@@ -735,8 +734,8 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> tuple
                 maker=names[maker] if maker is not None else None,
                 trump=words.suit_name(res["trump"]) if res["trump"] else None,
                 trump_symbol=SUIT_SYMBOLS.get(res["trump"] or ""),
-                alone=bool(maker is not None and maker in res["alone"]),
-                outcome=words.hand_outcome(res["tricks"][maker]) if maker is not None else "",
+                alone=h["outcome"]["maker_play"] == "alone",
+                outcome=words.hand_outcome(h["outcome"]["outcome"]),
                 cells=tuple(PadCell(res["tricks"][p], res["points"][p], running[p]) for p in order),
             )
         )
@@ -767,6 +766,7 @@ def _hand_news(
     dealer: int,
     names: dict[int, str],
     result: dict[str, Any] | None,
+    outcome: HandOutcome | None,
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Each move of hand `number` in words, keyed "hand-step": the move, the
     trick it won, and for the last of a finished hand, how the hand went."""
@@ -783,8 +783,8 @@ def _hand_news(
         if action["type"] == "play":
             lines += [narration.trick_won(names[w]) for n, w in ends if n == plays]
         out.append((f"{number}-{step}", tuple(lines)))
-    if result is not None:
-        out.append((f"{number}-end", (_hand_heading(number, result, names),)))
+    if result is not None and outcome is not None:
+        out.append((f"{number}-end", (_hand_heading(number, result, outcome, names),)))
     return out
 
 
@@ -797,7 +797,13 @@ def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: boo
     last, number = view["last_hand"], view["hand_number"]
     if last and not view["over"]:
         moves += _hand_news(
-            number - 1, last["history"], last["tricks"], last["dealer"], names, last["result"]
+            number - 1,
+            last["history"],
+            last["tricks"],
+            last["dealer"],
+            names,
+            last["result"],
+            last["outcome"],
         )
     moves += _hand_news(
         number,
@@ -806,6 +812,7 @@ def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: boo
         view["dealer"] or 0,
         names,
         last["result"] if view["over"] and last else None,
+        last["outcome"] if view["over"] and last else None,
     )
     now = [_("Your turn.")] if your_turn else []
     if phase_text:
@@ -1090,7 +1097,7 @@ def _hand_summary(
             played[s].append(c)
     return HandSummary(
         number=number,
-        heading=_hand_heading(number, res, names),
+        heading=_hand_heading(number, res, last["outcome"], names),
         rows=tuple(
             SummaryRow(
                 names[s],
@@ -1127,10 +1134,12 @@ def _as_seen(last: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> str:
+def _hand_heading(
+    number: int, res: dict[str, Any], outcome: HandOutcome, names: dict[int, str]
+) -> str:
     """The summary's title: "Hand 3: alice made hearts (alice alone) — march"."""
     maker = res["maker"]
-    if res["thrown_in"] or maker is None:
+    if outcome["outcome"] == "thrown_in" or maker is None:
         # Translators: the title of a finished hand's summary when nobody chose trump in either round.
         return _("Hand %(number)s: thrown in, everyone passed") % {"number": number}
     # Translators: the title of a finished hand's summary: %(maker)s chose trump, %(trump)s is the suit ("hearts").
@@ -1154,12 +1163,12 @@ def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> st
             "heading": heading,
             "alone": alone_text,
         }
-    outcome = words.hand_outcome(res["tricks"][maker])
-    if outcome:
+    said = words.hand_outcome(outcome["outcome"])
+    if said:
         # Translators: a hand summary's title, %(heading)s, followed by the maker's result ("euchred" or "march").
         heading = pgettext("hand summary", "%(heading)s — %(outcome)s") % {
             "heading": heading,
-            "outcome": outcome,
+            "outcome": said,
         }
     return heading
 

@@ -249,12 +249,14 @@ EUCHRED = pgettext_lazy("hand result", "euchred")
 MARCH = pgettext_lazy("hand result", "march")
 
 
-def hand_outcome(maker_tricks: int) -> str:
-    """The maker's result in a word when it has one: "march" (all five
-    tricks), "euchred" (fewer than three); "" for three or four."""
-    if maker_tricks == 5:
+def hand_outcome(outcome: str | None) -> str:
+    """The maker's result in a word when it has one, from the engine's
+    outcome (engine.Outcome, a view's `outcome["outcome"]`): "march" (all
+    five tricks), "euchred" (fewer than three); "" when made with three or
+    four, thrown in, or not over."""
+    if outcome == engine.Outcome.MARCH:
         return str(MARCH)
-    return str(EUCHRED) if maker_tricks < 3 else ""
+    return str(EUCHRED) if outcome == engine.Outcome.EUCHRED else ""
 
 
 # --------------------------------------------------------------------------- seats and bots

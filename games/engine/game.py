@@ -6,12 +6,13 @@ from random import Random
 from typing import Any, TypedDict
 
 from .actions import Action
-from .hand import HandResult, HandState, apply, hand_result, new_hand, points
+from .hand import HandResult, HandState, apply, hand_result, new_hand, outcome, points
 from .records import _check_deal, _initial, _replay, hand_to_record
 from .rules import (
     TARGET_DEFAULT,
     EngineError,
     ErrorCode,
+    HandOutcome,
     IllegalAction,
     MalformedAction,
     RecordError,
@@ -259,6 +260,7 @@ class LastHand(TypedDict):
 
     dealer: int
     result: HandResult
+    outcome: HandOutcome
     deal: DealDict
     last_trick: TrickDict | None
     history: list[ActionDict]
@@ -270,6 +272,7 @@ class ScoreRow(TypedDict):
 
     dealer: int
     result: HandResult
+    outcome: HandOutcome
 
 
 class GameView(HandView):
@@ -293,9 +296,10 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     Added keys: scores, target, hand_limit (None, or the number of hands
     the game is played over), hand_number (hands dealt so far), over,
     winner, first_dealer, next_dealer, last_hand (the previous completed
-    hand: {"dealer", "result", "deal", "last_trick", "history", "tricks"}, as
+    hand: {"dealer", "result", "outcome", "deal", "last_trick", "history",
+    "tricks"}, as
     this seat sees them, or None), score_pad
-    (every completed hand, oldest first: {"dealer", "result"}; public).
+    (every completed hand, oldest first: {"dealer", "result", "outcome"}; public).
     """
     hands = game._hands
     v = view(hands[-1], seat) if hands else _empty_view(game, seat)
@@ -307,6 +311,7 @@ def game_view(game: GameState, seat: int | None) -> GameView:
         last = {
             "dealer": lh.dealer,
             "result": lv["result"],
+            "outcome": lv["outcome"],
             "deal": lv["deal"],
             "last_trick": lv["tricks"][-1] if lv["tricks"] else None,
             "history": lv["history"],
@@ -323,7 +328,9 @@ def game_view(game: GameState, seat: int | None) -> GameView:
         first_dealer=game._first_dealer,
         next_dealer=game.next_dealer,
         last_hand=last,
-        score_pad=[{"dealer": h.dealer, "result": hand_result(h)} for h in done],
+        score_pad=[
+            {"dealer": h.dealer, "result": hand_result(h), "outcome": outcome(h)} for h in done
+        ],
     )
 
 
@@ -361,6 +368,7 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "call": None,
         "call_name": None,
         "result": None,
+        "outcome": {"outcome": None, "maker_play": None, "call_round": None},
         "deal": None,
     }
 

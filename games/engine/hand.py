@@ -36,11 +36,14 @@ from .cards import (
 from .rules import (
     EngineError,
     ErrorCode,
+    HandOutcome,
     IllegalAction,
     MalformedAction,
     Rules,
     call_code,
     call_name,
+    call_round,
+    hand_outcome,
     hand_points,
     opening_lead,
 )
@@ -1132,3 +1135,20 @@ def hand_result(state: HandState) -> HandResult:
         "tricks": list(state._won),
         "points": points(state),
     }
+
+
+def outcome(state: HandState) -> HandOutcome:
+    """How the hand went, in the rules' words: made, march, euchred or thrown
+    in (None while in progress), with the dummy or alone, and the call's
+    round. Not part of the replay result (docs/hand-record.md fixes its
+    fields): a view's `outcome`, and `records.outcome_of` for a stored record."""
+    i = state._i
+    maker = i.maker
+    return hand_outcome(
+        state._phase == P_OVER,
+        maker,
+        state._won[maker] if maker is not None else 0,
+        maker is not None and maker in i.alone,
+        i.dummy_used or state._phase == P_KEEP,
+        call_round([a.type for a in state._actions]),
+    )

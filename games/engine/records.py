@@ -7,7 +7,16 @@ from typing import Any
 from .actions import DUMMY, Action
 from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
 from .hand import HandState, Phase, _start, apply, result
-from .rules import EngineError, ErrorCode, MalformedAction, RecordError, Rules
+from .rules import (
+    EngineError,
+    ErrorCode,
+    HandOutcome,
+    MalformedAction,
+    RecordError,
+    Rules,
+    call_round,
+    hand_outcome,
+)
 
 HAND_FORMAT = "euchre3-hand/1"
 _RECORD_KEYS = ("format", "rules", "dealer", "deal", "actions")
@@ -176,3 +185,20 @@ def hand_from_record(record: Any, *, pending_keep: bool = False) -> HandState:
         raise RecordError(err["error"])
     assert state is not None
     return state
+
+
+def outcome_of(record: dict[str, Any], result: dict[str, Any]) -> HandOutcome:
+    """A stored hand's outcome (as `hand.outcome` gives a state's) from its
+    record and its replay result, without replaying it again: the call's
+    round and the dummy from the record's actions, the rest from the result."""
+    actions = [a for a in record.get("actions") or [] if isinstance(a, dict)]
+    maker = result.get("maker")
+    tricks = result.get("tricks") or [0, 0, 0]
+    return hand_outcome(
+        bool(result.get("complete", True)) or bool(result.get("thrown_in")),
+        maker,
+        tricks[maker] if maker is not None else 0,
+        maker is not None and maker in (result.get("alone") or []),
+        any(a.get("type") == "dummy" and a.get("seat") == maker for a in actions),
+        call_round(str(a.get("type")) for a in actions),
+    )

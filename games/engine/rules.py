@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypedDict
@@ -208,13 +209,91 @@ def call_name(dealer: int, seat: int) -> str:
     return CALL_NAMES[call_code(dealer, seat)]
 
 
+class Outcome(StrEnum):
+    """How a hand ended (RULES.md "Scoring"): the maker made it (3 or 4
+    tricks), took all five (a march) or fewer than three (euchred); or
+    everybody passed twice and it was thrown in."""
+
+    MADE = "made"
+    MARCH = "march"
+    EUCHRED = "euchred"
+    THROWN_IN = "thrown_in"
+
+
+class MakerPlay(StrEnum):
+    """How the maker played the hand (RULES.md "Maker and defenders, the
+    dummy"): with the dummy, or alone."""
+
+    DUMMY = "dummy"
+    ALONE = "alone"
+
+
+def maker_outcome(maker_tricks: int) -> Outcome:
+    """The maker's outcome for the tricks they took: the scoring table's rows."""
+    if maker_tricks == 5:
+        return Outcome.MARCH
+    return Outcome.MADE if maker_tricks >= 3 else Outcome.EUCHRED
+
+
+class HandOutcome(TypedDict):
+    """A hand's outcome in the rules' words (`hand.outcome`, `records.outcome_of`).
+
+    outcome: None until the hand is over; then made, march, euchred or
+      thrown_in.
+    maker_play: "dummy" or "alone" once the maker chose (None before, and
+      for a thrown-in hand).
+    call_round: the bidding round trump was made in (1: ordered up, assisted
+      or accepted; 2: named), None until then and for a thrown-in hand.
+    """
+
+    outcome: Outcome | None
+    maker_play: MakerPlay | None
+    call_round: int | None
+
+
+def call_round(action_types: Iterable[str]) -> int | None:
+    """The bidding round trump was made in, from a hand's action types in
+    order: 1 for an `order` (any of the three first-round calls), 2 for a
+    `name`, None while nobody has made trump."""
+    for t in action_types:
+        if t == "order":
+            return 1
+        if t == "name":
+            return 2
+    return None
+
+
+def hand_outcome(
+    complete: bool,
+    maker: int | None,
+    maker_tricks: int,
+    maker_alone: bool,
+    dummy_used: bool,
+    call_round: int | None,
+) -> HandOutcome:
+    """The outcome from what a hand fixed: its one home, for a state and a record alike."""
+    if maker is None:
+        return {
+            "outcome": Outcome.THROWN_IN if complete else None,
+            "maker_play": None,
+            "call_round": None,
+        }
+    play = MakerPlay.ALONE if maker_alone else MakerPlay.DUMMY if dummy_used else None
+    return {
+        "outcome": maker_outcome(maker_tricks) if complete else None,
+        "maker_play": play,
+        "call_round": call_round,
+    }
+
+
 def hand_points(
     maker: int, maker_tricks: int, maker_alone: bool, defender_alone: bool, lone_maker_march: int
 ) -> list[int]:
     """The scoring table: points of each seat when the maker took `maker_tricks`."""
     pts = [0, 0, 0]
-    if maker_tricks >= 3:
-        if maker_tricks == 5:
+    outcome = maker_outcome(maker_tricks)
+    if outcome is not Outcome.EUCHRED:
+        if outcome is Outcome.MARCH:
             pts[maker] = lone_maker_march if maker_alone else 3
         else:
             pts[maker] = 1

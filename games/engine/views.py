@@ -19,9 +19,10 @@ from .hand import (
     _ten_cards,
     hand_result,
     legal_actions,
+    outcome,
     verify,
 )
-from .rules import IllegalAction, RulesDict, call_code, call_name, rules_dict
+from .rules import HandOutcome, IllegalAction, RulesDict, call_code, call_name, rules_dict
 
 # A card played to a trick: [seat, card] ("9C"), a list as JSON gives it back.
 SeatCard = list[Any]
@@ -110,6 +111,7 @@ class HandView(TypedDict):
     call: str | None
     call_name: str | None
     result: dict[str, Any] | None  # HandResult
+    outcome: HandOutcome
     deal: dict[str, Any] | None  # DealDict
 
 
@@ -218,6 +220,9 @@ def view(state: HandState, seat: int | None) -> HandView:
         records all three are `order`); None for a spectator,
       call_name: that call's English name ("Order it up"; None for a spectator),
       result: the replay result (HandResult) once over, else None,
+      outcome: how the hand goes, in the rules' words (HandOutcome): made,
+        march, euchred or thrown_in once over (None before), the maker's
+        "dummy" or "alone" once chosen, the call's round (1 or 2) once made,
       deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt
         (DealDict); else None.
     """
@@ -294,5 +299,6 @@ def view(state: HandState, seat: int | None) -> HandView:
         "call": None if seat is None else call_code(i.dealer, seat),
         "call_name": None if seat is None else call_name(i.dealer, seat),
         "result": cast(Any, res),
+        "outcome": outcome(state),
         "deal": cast(Any, deal),
     }
