@@ -32,6 +32,7 @@ from .cards import (
     cards_tuple,
     deck_cards,
     sort_key,
+    winner_of,
 )
 from .rules import (
     EngineError,
@@ -866,15 +867,8 @@ def apply(state: HandState, action: Action) -> HandState:
         n._won = s._won
         n._tricks = s._tricks
         return n
-    # The trick is complete: the highest power wins (cards.POWER).
-    power = i.power[led]
-    best = -1
-    w = seat
-    for ps, pc in trick:
-        p = power[pc]
-        if p > best:
-            best = p
-            w = ps
+    # The trick is complete: the one ranking (cards.winner_of, as trick_winner).
+    w = winner_of(trick, i.power[led])
     won = s._won
     if w == 0:
         n._won = (won[0] + 1, won[1], won[2])
