@@ -3,6 +3,7 @@ and what the table announces to screen readers after every move."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import ngettext, pgettext
@@ -10,7 +11,7 @@ from django.utils.translation import ngettext, pgettext
 from . import engine, words
 
 
-def describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
+def describe(action: Mapping[str, Any], names: dict[int, str], dealer: int) -> str:
     """An action in words, in the reader's language, for the replay's step
     list and the table's announcements (cards, suits and calls named by
     games.words). `action` is as its reader may see it: a pickup without its

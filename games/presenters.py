@@ -11,7 +11,7 @@ import functools
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,17 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.engine import GameView, HandOutcome, IllegalAction
+from games.engine import (
+    ActionDict,
+    GameView,
+    HandOutcome,
+    IllegalAction,
+    LastHand,
+    Refusal,
+    SeatCard,
+    TrickDict,
+)
+from games.engine import HandResult as EngineHandResult
 
 from . import messages, narration, words
 from .models import Game, Hand, Table
@@ -158,7 +168,7 @@ def _table_head(table: Table, game: Game | None) -> str:
     )
 
 
-def _posted(action: dict[str, Any]) -> str:
+def _posted(action: Mapping[str, Any]) -> str:
     """A legal action as the page posts it: without its seat (always the poster's)."""
     return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
 
@@ -493,14 +503,14 @@ def _card_button_label(verb: str, card: Face) -> str:
     return text % {"index": card.index, "card": card.name}
 
 
-def _card(code: str, action: dict[str, Any] | None = None, verb: str = "play") -> HandCard:
+def _card(code: str, action: Mapping[str, Any] | None = None, verb: str = "play") -> HandCard:
     f = face(code)
     if action is None:
         return HandCard(f, label=f.name)
     return HandCard(f, _posted(action), _card_button_label(verb, f))
 
 
-def _button(label: str, action: dict[str, Any], style: str = "") -> Button:
+def _button(label: str, action: Mapping[str, Any], style: str = "") -> Button:
     return Button(label, _posted(action), style)
 
 
@@ -550,7 +560,7 @@ def _hand(view: GameView) -> tuple[tuple[HandCard, ...], str]:
     return tuple(cards), "play" if plays else "show"
 
 
-def _refusal(refused: dict[str, Any]) -> IllegalAction:
+def _refusal(refused: Refusal) -> IllegalAction:
     """The engine's refusal of a card (view["refused"]) as the exception it raises."""
     return IllegalAction(refused["message"], refused["code"], **refused["params"])
 
@@ -579,7 +589,7 @@ def _trick(view: GameView, names: dict[int, str], where: dict[int, str]) -> Tric
 
 
 def _trick_cards(
-    cards: list[list[Any]], winner: int | None, names: dict[int, str], where: dict[int, str]
+    cards: list[SeatCard], winner: int | None, names: dict[int, str], where: dict[int, str]
 ) -> list[TrickCard]:
     return [TrickCard(s, where[s], names[s], face(c), s == winner) for s, c in cards]
 
@@ -761,11 +771,11 @@ NEWS_KEPT = 8  # moves each table carries for the announcements
 
 def _hand_news(
     number: int,
-    history: list[dict[str, Any]],
-    tricks: list[dict[str, Any]],
+    history: list[ActionDict],
+    tricks: list[TrickDict],
     dealer: int,
     names: dict[int, str],
-    result: dict[str, Any] | None,
+    result: EngineHandResult | None,
     outcome: HandOutcome | None,
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Each move of hand `number` in words, keyed "hand-step": the move, the
@@ -1069,7 +1079,7 @@ def _phase_text(view: GameView, names: dict[int, str]) -> str:
 
 
 def _hand_summary(
-    last: dict[str, Any] | None,
+    last: LastHand | None,
     names: dict[int, str],
     hand_number: int,
     view: GameView,
@@ -1087,7 +1097,9 @@ def _hand_summary(
         return None
     res = last["result"]
     public = view["seat"] is None or seen
-    deal = _as_seen(last, view["seat"]) if seen else {} if public else (last["deal"] or {})
+    deal: Mapping[str, Any] = (
+        _as_seen(last, view["seat"]) if seen else {} if public else (last["deal"] or {})
+    )
     # The finished hand is the current one only at the end of the game.
     number = hand_number if view["over"] or view["phase"] == "over" else hand_number - 1
     hands = deal.get("hands") or [[], [], []]
@@ -1117,7 +1129,7 @@ def _hand_summary(
     )
 
 
-def _as_seen(last: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def _as_seen(last: LastHand, seat: int | None) -> dict[str, Any]:
     """The part of a finished hand's deal `seat` saw while it was played
     (RULES.md "What each player may see"): the up card, and the dummy and
     discards only if they were this seat's. Nobody's hand: the played cards
@@ -1135,7 +1147,7 @@ def _as_seen(last: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 def _hand_heading(
-    number: int, res: dict[str, Any], outcome: HandOutcome, names: dict[int, str]
+    number: int, res: EngineHandResult, outcome: HandOutcome, names: dict[int, str]
 ) -> str:
     """The summary's title: "Hand 3: alice made hearts (alice alone) — march"."""
     maker = res["maker"]

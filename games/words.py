@@ -14,6 +14,7 @@ Translators: every term has a comment explaining it. Use the words Euchre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
@@ -205,7 +206,7 @@ LEAVE_THE_UP_CARD = pgettext_lazy("dealer's choice", "Leave the up card")
 
 
 def button_label(
-    action: dict[str, Any], phase: str | None, dealer: int, up_suit: str | None
+    action: Mapping[str, Any], phase: str | None, dealer: int, up_suit: str | None
 ) -> str:
     """The label of the table's button for a non-card `action` (a legal
     action of `phase`, the hand's dealer `dealer`, the up card's suit

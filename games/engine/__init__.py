@@ -61,7 +61,7 @@ from .rules import (
     hand_points,
     opening_lead,
 )
-from .views import ActionDict, DealDict, HandView, Refusal, TrickDict, view
+from .views import ActionDict, DealDict, HandView, Refusal, SeatCard, TrickDict, view
 
 __all__ = [
     "TARGET_DEFAULT",
@@ -91,6 +91,7 @@ __all__ = [
     "Rules",
     "RulesDict",
     "ScoreRow",
+    "SeatCard",
     "TrickDict",
     "apply",
     "apply_recorded",

@@ -256,7 +256,7 @@ def game_apply(game: GameState, action: Action) -> GameState:
 
 class LastHand(TypedDict):
     """The previous completed hand, as the viewer sees it: `game_view`'s
-    `last_hand` (declared loosely for now, as HandView explains)."""
+    `last_hand`."""
 
     dealer: int
     result: HandResult
@@ -286,7 +286,7 @@ class GameView(HandView):
     winner: int | None
     first_dealer: int
     next_dealer: int | None
-    last_hand: dict[str, Any] | None  # LastHand
+    last_hand: LastHand | None
     score_pad: list[ScoreRow]
 
 
@@ -304,15 +304,17 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     hands = game._hands
     v = view(hands[-1], seat) if hands else _empty_view(game, seat)
     done = [h for h in hands if h.over]
-    last: dict[str, Any] | None = None  # a LastHand (see HandView on loose fields)
+    last: LastHand | None = None
     if done:
         lh = done[-1]
         lv = v if lh is hands[-1] else view(lh, seat)
+        res, deal = lv["result"], lv["deal"]
+        assert res is not None and deal is not None  # a finished hand's view has both
         last = {
             "dealer": lh.dealer,
-            "result": lv["result"],
+            "result": res,
             "outcome": lv["outcome"],
-            "deal": lv["deal"],
+            "deal": deal,
             "last_trick": lv["tricks"][-1] if lv["tricks"] else None,
             "history": lv["history"],
             "tricks": lv["tricks"],
