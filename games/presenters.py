@@ -982,10 +982,10 @@ def _dummy_text(view: GameView, maker: str | None) -> str:
     """What became of the dummy (a fourth hand dealt face down that the maker may take)."""
     if view["phase"] in (None, "over"):
         return ""
-    if view["maker"] is not None and view["maker"] in view["alone"]:
+    if view["outcome"]["maker_play"] == "alone":
         # Translators: next to the label "Dummy": nobody takes the dummy because the maker (%(name)s) plays alone.
         return pgettext("the dummy", "unused: %(name)s went alone") % {"name": maker}
-    if view["phase"] in ("dummy_keep", "defender_alone", "play"):
+    if view["outcome"]["maker_play"] == "dummy":
         # Translators: next to the label "Dummy": the maker (%(name)s) took the dummy.
         return pgettext("the dummy", "taken by %(name)s") % {"name": maker}
     # Translators: next to the label "Dummy": the dummy's cards lie face down, nobody has taken them yet.
