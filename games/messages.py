@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import EngineError, ErrorCode
+from games.engine import EngineError, ErrorCode, IllegalAction, Refusal
 
 from . import words
 
@@ -217,6 +217,12 @@ def refusal(exc: EngineError) -> str:
     except (KeyError, TypeError, ValueError):
         said = None
     return said if said is not None else _generic()
+
+
+def card_refusal(refused: Refusal) -> str:
+    """Why the seat to play may not play a card, from the view's `refused`
+    entry (the engine's code and params for that card), in the active language."""
+    return refusal(IllegalAction(refused["message"], refused["code"], **refused["params"]))
 
 
 def rule_anchor(exc: EngineError) -> str | None:

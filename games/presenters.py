@@ -28,9 +28,7 @@ from games.engine import (
     ActionDict,
     GameView,
     HandOutcome,
-    IllegalAction,
     LastHand,
-    Refusal,
     SeatCard,
     TrickDict,
 )
@@ -549,7 +547,7 @@ def _hand(view: GameView) -> tuple[tuple[HandCard, ...], str]:
     if view["exchange"]:
         return tuple(_card(c) for c in view["exchange"]), "keep"
     plays = {a["card"]: a for a in legal if a["type"] == "play"}
-    refused = {r["card"]: str(messages.refusal(_refusal(r))) for r in view["refused"]}
+    refused = {r["card"]: messages.card_refusal(r) for r in view["refused"]}
     cards = []
     for code in view["hand"] or []:
         if code in plays:
@@ -560,18 +558,13 @@ def _hand(view: GameView) -> tuple[tuple[HandCard, ...], str]:
     return tuple(cards), "play" if plays else "show"
 
 
-def _refusal(refused: Refusal) -> IllegalAction:
-    """The engine's refusal of a card (view["refused"]) as the exception it raises."""
-    return IllegalAction(refused["message"], refused["code"], **refused["params"])
-
-
 def _refused_text(view: GameView) -> tuple[str, str | None]:
     """Why some of the viewer's cards may not be played now, said once, with
     its rule: only when the engine refuses some card."""
     if not view["refused"]:
         return "", None
-    first = _refusal(view["refused"][0])
-    return messages.refusal(first), messages.RULE_ANCHORS.get(first.code)
+    first = view["refused"][0]
+    return messages.card_refusal(first), messages.RULE_ANCHORS.get(first["code"])
 
 
 def _trick(view: GameView, names: dict[int, str], where: dict[int, str]) -> Trick:
