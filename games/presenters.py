@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -35,7 +35,7 @@ from games.engine import (
 from games.engine import HandResult as EngineHandResult
 
 from . import messages, narration, words
-from .models import Game, Hand, Table
+from .models import Game, Hand, Seat, Table
 from .services import TIMEOUTS_BEFORE_HANDOVER
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
@@ -425,7 +425,7 @@ class TableView:
     phase: str | None
     phase_text: str
     to_act_name: str | None
-    deadline: Any
+    deadline: datetime.datetime | None
     auto_note: str
     # To a person back at their seat: what the stand-in bot did meanwhile.
     stood_in: str
@@ -476,7 +476,17 @@ class SeatRow:
 
     position: int
     name: str
-    seat: Any
+    seat: Seat
+
+
+class Seated(Protocol):
+    """What a plate shows of a seat (a Seat, or the tutorial's stand-ins)."""
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def is_bot(self) -> bool: ...
 
 
 def face(code: str) -> Face:
@@ -588,7 +598,11 @@ def _trick_cards(
 
 
 def _plates(
-    view: GameView, seats: dict[int, Any], order: list[int], trick: Trick, where: dict[int, str]
+    view: GameView,
+    seats: Mapping[int, Seated],
+    order: list[int],
+    trick: Trick,
+    where: dict[int, str],
 ) -> tuple[Plate, ...]:
     me = view["seat"]
     alone = view["alone"]
@@ -829,7 +843,7 @@ def table_context(
     view: GameView | None,
     hand: Hand | None,
     user: Any = None,
-    state: Any = None,
+    state: engine.GameState | None = None,
 ) -> dict[str, Any]:
     """What the table partial renders for one viewer: the table, its game,
     its form targets, and `t`, the view model (a `TableView` during and
@@ -860,8 +874,8 @@ def table_view(
     table: Table,
     view: GameView,
     hand: Hand | None,
-    seats: dict[int, Any],
-    state: Any = None,
+    seats: dict[int, Seat],
+    state: engine.GameState | None = None,
 ) -> TableView:
     """One viewer's table during or after the game."""
     if game.status == Game.Status.FINISHED:
@@ -951,7 +965,7 @@ def _stopped(view: GameView) -> GameView:
     return stopped
 
 
-def _stood_in(state: Any, me: int | None, seats: dict[int, Any]) -> str:
+def _stood_in(state: engine.GameState | None, me: int | None, seats: dict[int, Seat]) -> str:
     """To a person back at their seat (not away, not handed over): what the
     stand-in bot did for them since their own last move."""
     seat = seats.get(me) if me is not None else None
