@@ -648,13 +648,12 @@ def _check_other(state: HandState, action: Action) -> int:
     (`_CHECK`). Returns what the phase's check parsed (a suit, a card, a keep's
     mask), for its `_APPLY` step."""
     ph = state._phase
-    if ph == P_OVER:
-        raise IllegalAction("The hand is over", ErrorCode.HAND_OVER)
     seat = action.seat
-    if seat != state._to_act:
-        if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2", ErrorCode.BAD_SEAT)
-        raise IllegalAction("It is not your turn", ErrorCode.NOT_YOUR_TURN)
+    if seat is None or seat != state._to_act:  # (nobody's turn once over)
+        fault = turn_fault(state, seat)
+        assert fault is not None
+        error = MalformedAction if fault is ErrorCode.BAD_SEAT else IllegalAction
+        raise error(_TURN_REASONS[fault], fault)
     t = action.type
     if t not in ACTION_TYPES:
         raise MalformedAction(
@@ -663,6 +662,27 @@ def _check_other(state: HandState, action: Action) -> int:
     if ph == P_PLAY:
         raise IllegalAction("Play a card", ErrorCode.PLAY_A_CARD)
     return _CHECK[ph](state, action, t)
+
+
+def turn_fault(state: HandState, seat: object) -> ErrorCode | None:
+    """Whether `seat` may act now, the check before any action's type and
+    fields (docs/hand-record.md's order): a seat that is not 0-2, a hand that
+    is over, another seat's turn; None when it is this seat's turn. `verify`
+    and `apply` raise it, a record's replay reports it in its own words."""
+    if type(seat) is not int or not 0 <= seat <= 2:
+        return ErrorCode.BAD_SEAT
+    if state._phase == P_OVER:
+        return ErrorCode.HAND_OVER
+    if seat != state._to_act:
+        return ErrorCode.NOT_YOUR_TURN
+    return None
+
+
+_TURN_REASONS = {
+    ErrorCode.BAD_SEAT: "seat must be 0, 1 or 2",
+    ErrorCode.HAND_OVER: "The hand is over",
+    ErrorCode.NOT_YOUR_TURN: "It is not your turn",
+}
 
 
 def _wrong(what: str, code: ErrorCode, **params: Any) -> IllegalAction:

@@ -6,7 +6,7 @@ from typing import Any
 
 from .actions import DUMMY, Action
 from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
-from .hand import HandState, Phase, _start, apply, result
+from .hand import HandState, Phase, _start, apply, result, turn_fault
 from .rules import (
     EngineError,
     ErrorCode,
@@ -156,14 +156,16 @@ def _action_fault(state: HandState, a: Any) -> str | None:
     """The checks that come before the action's type and fields, in the specified order."""
     if not isinstance(a, dict):
         return "an action must be an object"
-    seat = a.get("seat")
-    if type(seat) is not int or not 0 <= seat <= 2:
-        return "seat must be 0, 1 or 2"
-    if state.over:
-        return "hand is over"
-    if seat != state.to_act:
-        return "not this seat's turn"
-    return None
+    fault = turn_fault(state, a.get("seat"))  # the engine's one turn check
+    return None if fault is None else _RECORD_TURN_REASONS[fault]
+
+
+# A record's faults as the command line has always worded them.
+_RECORD_TURN_REASONS = {
+    ErrorCode.BAD_SEAT: "seat must be 0, 1 or 2",
+    ErrorCode.HAND_OVER: "hand is over",
+    ErrorCode.NOT_YOUR_TURN: "not this seat's turn",
+}
 
 
 def replay_hand(record: Any) -> dict[str, Any]:
