@@ -197,7 +197,7 @@ def outcome_of(record: dict[str, Any], result: dict[str, Any]) -> HandOutcome:
     maker = result.get("maker")
     tricks = result.get("tricks") or [0, 0, 0]
     return hand_outcome(
-        bool(result.get("complete", True)) or bool(result.get("thrown_in")),
+        bool(result.get("complete")) or bool(result.get("thrown_in")),
         maker,
         tricks[maker] if maker is not None else 0,
         maker is not None and maker in (result.get("alone") or []),
