@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import EngineError, ErrorCode, IllegalAction, Refusal
+from games.engine import Call, EngineError, ErrorCode, IllegalAction, Refusal
 
 from . import words
 
@@ -64,10 +64,10 @@ def _suit(params: dict[str, Any]) -> str:
 
 def _call_or_pass(params: dict[str, Any]) -> str:
     call = params.get("call")
-    if call == "assist":
+    if call == Call.ASSIST:
         # Translators: refusal in the first round of bidding for the second player after the dealer: "Assist" is their call (see the button "Assist").
         return _("Assist or pass.")
-    if call == "accept":
+    if call == Call.ACCEPT:
         # Translators: refusal in the first round of bidding for the dealer: "Accept" is the dealer's call (see the button "Accept").
         return _("Accept or pass.")
     # Translators: refusal in the first round of bidding for the player on the dealer's left: "Order it up" is their call (see the button "Order it up").

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.engine import (
     ActionDict,
+    Call,
     GameView,
     HandOutcome,
     LastHand,
@@ -1006,10 +1007,10 @@ def _my_phase_text(view: GameView, phase: str) -> str:
         return _("The Joker was turned up: as the dealer, name the suit it stands for.")
     if phase == "bid1":
         call = _call(view, view["seat"])
-        if call == "assist":
+        if call == Call.ASSIST:
             # Translators: the first round of bidding: the reader may "assist" (make the up card's suit trump, see the button "Assist") or pass.
             return _("First round: assist or pass.")
-        if call == "accept":
+        if call == Call.ACCEPT:
             # Translators: the first round of bidding: the reader, the dealer, may "accept" (make the up card's suit trump, see the button "Accept") or pass.
             return _("First round: accept or pass.")
         # Translators: the first round of bidding: the reader may "order it up" (make the up card's suit trump, see the button "Order it up") or pass.
@@ -1044,10 +1045,10 @@ def _their_phase_text(view: GameView, phase: str, who: str) -> str:
         )
     if phase == "bid1":
         call = _call(view, view["to_act"])
-        if call == "assist":
+        if call == Call.ASSIST:
             # Translators: the first round of bidding: %(name)s may "assist" (make the up card's suit trump) or pass.
             return _("First round of bidding: %(name)s to assist or pass.") % name
-        if call == "accept":
+        if call == Call.ACCEPT:
             # Translators: the first round of bidding: %(name)s, the dealer, may "accept" (make the up card's suit trump) or pass.
             return _("First round of bidding: %(name)s to accept or pass.") % name
         # Translators: the first round of bidding: %(name)s may "order it up" (make the up card's suit trump) or pass.
