@@ -30,6 +30,8 @@ from games.engine import (
     GameView,
     HandOutcome,
     LastHand,
+    MakerPlay,
+    Outcome,
     SeatCard,
     TrickDict,
 )
@@ -608,7 +610,7 @@ def _plates(
     me = view["seat"]
     alone = view["alone"]
     maker = view["maker"]
-    with_dummy = view["outcome"]["maker_play"] == "dummy"
+    with_dummy = view["outcome"]["maker_play"] == MakerPlay.DUMMY
     rows = []
     for pos in order:
         s = seats[pos]
@@ -639,7 +641,7 @@ def _centre(view: GameView, names: dict[int, str]) -> Centre:
     in_play = view["phase"] not in (None, "over")
     maker = view["maker"]
     maker_name = names.get(maker) if maker is not None else None
-    unused_dummy = view["outcome"]["maker_play"] != "dummy"
+    unused_dummy = view["outcome"]["maker_play"] != MakerPlay.DUMMY
     dummy = Pile(
         # Translators: the label of the dummy's place on the table: a fourth hand of five cards dealt face down that the maker may take.
         str(pgettext("game term", "Dummy")),
@@ -680,11 +682,11 @@ def _result(
     number = view["hand_number"] - 1
     maker = res["maker"]
     outcome = last["outcome"]
-    thrown = outcome["outcome"] == "thrown_in"
+    thrown = outcome["outcome"] == Outcome.THROWN_IN
     alone = set(res["alone"])
     if thrown:
         how = ""
-    elif outcome["maker_play"] == "alone":
+    elif outcome["maker_play"] == MakerPlay.ALONE:
         how = str(pgettext("table role", "Alone"))
     else:
         # Translators: at a hand's result: the maker played with the dummy (the fourth hand dealt face down), not alone.
@@ -752,7 +754,7 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> tuple
                 maker=names[maker] if maker is not None else None,
                 trump=words.suit_name(res["trump"]) if res["trump"] else None,
                 trump_symbol=SUIT_SYMBOLS.get(res["trump"] or ""),
-                alone=h["outcome"]["maker_play"] == "alone",
+                alone=h["outcome"]["maker_play"] == MakerPlay.ALONE,
                 outcome=words.hand_outcome(h["outcome"]["outcome"]),
                 cells=tuple(PadCell(res["tricks"][p], res["points"][p], running[p]) for p in order),
             )
@@ -990,10 +992,10 @@ def _dummy_text(view: GameView, maker: str | None) -> str:
     """What became of the dummy (a fourth hand dealt face down that the maker may take)."""
     if view["phase"] in (None, "over"):
         return ""
-    if view["outcome"]["maker_play"] == "alone":
+    if view["outcome"]["maker_play"] == MakerPlay.ALONE:
         # Translators: next to the label "Dummy": nobody takes the dummy because the maker (%(name)s) plays alone.
         return pgettext("the dummy", "unused: %(name)s went alone") % {"name": maker}
-    if view["outcome"]["maker_play"] == "dummy":
+    if view["outcome"]["maker_play"] == MakerPlay.DUMMY:
         # Translators: next to the label "Dummy": the maker (%(name)s) took the dummy.
         return pgettext("the dummy", "taken by %(name)s") % {"name": maker}
     # Translators: next to the label "Dummy": the dummy's cards lie face down, nobody has taken them yet.
@@ -1159,7 +1161,7 @@ def _hand_heading(
 ) -> str:
     """The summary's title: "Hand 3: alice made hearts (alice alone) — march"."""
     maker = res["maker"]
-    if outcome["outcome"] == "thrown_in" or maker is None:
+    if outcome["outcome"] == Outcome.THROWN_IN or maker is None:
         # Translators: the title of a finished hand's summary when nobody chose trump in either round.
         return _("Hand %(number)s: thrown in, everyone passed") % {"number": number}
     # Translators: the title of a finished hand's summary: %(maker)s chose trump, %(trump)s is the suit ("hearts").
