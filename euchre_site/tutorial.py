@@ -197,7 +197,7 @@ def _hand(seen: Any, step: tutorial.Step) -> tuple[tuple[Card, ...], tuple[Butto
         if a is not None:
             cards.append(Card(f, encode(a), presenters._card_button_label(verb, f)))
         elif code in refused:
-            why = presenters.messages.refusal(presenters._refusal(refused[code]))
+            why = presenters.messages.card_refusal(refused[code])
             cards.append(Card(f, label=f.name, refused=why))
         else:
             cards.append(Card(f, label=f.name))

@@ -8,14 +8,9 @@ active language, with cards and suits named by games.words; `RULE_ANCHORS`
 points each refusal that a rule explains to its section of the rules page
 (/rules/#<anchor>).
 
-Codes (grep games/engine for `raise`): not_held, must_follow, not_in_deck,
-not_a_card, play_a_card, hand_over, bad_seat, not_your_turn, unknown_type,
-unknown_field, joker_suit_first, call_or_pass, discard_not_held,
-dealer_must_pick_up, pickup_or_leave, stick_the_dealer, turned_down_suit,
-name_or_pass, choose_dummy_first, dummy_or_alone, choose_keep,
-keep_five_of_ten, defend_or_pass, name_a_suit, not_a_suit, missing_card,
-not_a_move, bad_target, bad_rules, game_over, hand_in_progress, no_hand,
-bad_record. Another code gets the generic refusal.
+The codes are the engine's one list, `games.engine.ErrorCode`; each has its
+sentence here (tests/i18n/test_messages.py checks every one). Another code
+gets the generic refusal.
 """
 
 from __future__ import annotations
@@ -26,31 +21,33 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from euchre_site.refusal import Code, Refusal
-from games.engine import EngineError
+from games.engine import Call, EngineError, ErrorCode, IllegalAction
+from games.engine import Refusal as CardRefusal
 
 from . import words
 
 # The section of the rules page (/rules/) that explains each refusal a rule causes.
-RULE_ANCHORS: dict[str, str] = {
-    "not_held": "play",
-    "play_a_card": "play",
-    "must_follow": "following-suit",
-    "not_in_deck": "players-and-deck",
-    "joker_suit_first": "joker",
-    "call_or_pass": "first-round",
-    "discard_not_held": "dealer-pickup",
-    "dealer_must_pick_up": "dealer-pickup",
-    "pickup_or_leave": "dealer-pickup",
-    "turned_down_suit": "second-round",
-    "name_or_pass": "second-round",
-    "stick_the_dealer": "stick-the-dealer",
-    "choose_dummy_first": "makers-choice",
-    "dummy_or_alone": "makers-choice",
-    "choose_keep": "makers-choice",
-    "keep_five_of_ten": "makers-choice",
-    "defend_or_pass": "defending-alone",
-    "bad_target": "winning",
-    "bad_rules": "table-options",
+RULE_ANCHORS: dict[ErrorCode, str] = {
+    ErrorCode.NOT_HELD: "play",
+    ErrorCode.PLAY_A_CARD: "play",
+    ErrorCode.MUST_FOLLOW: "following-suit",
+    ErrorCode.NOT_IN_DECK: "players-and-deck",
+    ErrorCode.JOKER_SUIT_FIRST: "joker",
+    ErrorCode.CALL_OR_PASS: "first-round",
+    ErrorCode.DISCARD_NOT_HELD: "dealer-pickup",
+    ErrorCode.DEALER_MUST_PICK_UP: "dealer-pickup",
+    ErrorCode.PICKUP_OR_LEAVE: "dealer-pickup",
+    ErrorCode.TURNED_DOWN_SUIT: "second-round",
+    ErrorCode.NAME_OR_PASS: "second-round",
+    ErrorCode.STICK_THE_DEALER: "stick-the-dealer",
+    ErrorCode.CHOOSE_DUMMY_FIRST: "makers-choice",
+    ErrorCode.DUMMY_OR_ALONE: "makers-choice",
+    ErrorCode.CHOOSE_KEEP: "makers-choice",
+    ErrorCode.KEEP_FIVE: "makers-choice",
+    ErrorCode.KEEP_FIVE_OF_TEN: "makers-choice",
+    ErrorCode.DEFEND_OR_PASS: "defending-alone",
+    ErrorCode.BAD_TARGET: "winning",
+    ErrorCode.BAD_RULES: "table-options",
 }
 
 
@@ -69,10 +66,10 @@ def _suit(params: dict[str, Any]) -> str:
 
 def _call_or_pass(params: dict[str, Any]) -> str:
     call = params.get("call")
-    if call == "assist":
+    if call == Call.ASSIST:
         # Translators: refusal in the first round of bidding for the second player after the dealer: "Assist" is their call (see the button "Assist").
         return _("Assist or pass.")
-    if call == "accept":
+    if call == Call.ACCEPT:
         # Translators: refusal in the first round of bidding for the dealer: "Accept" is the dealer's call (see the button "Accept").
         return _("Accept or pass.")
     # Translators: refusal in the first round of bidding for the player on the dealer's left: "Order it up" is their call (see the button "Order it up").
@@ -101,121 +98,116 @@ def _sentence(code: str, p: dict[str, Any]) -> str | None:
     """The refusal `code` with its params `p` in the active language; None
     for a code this module does not know."""
     match code:
-        case "not_held":
+        case ErrorCode.NOT_HELD:
             # Translators: refusal: %(card)s is a card's name ("Jack of hearts").
             return _("You do not hold the %(card)s.") % {"card": _card(p)}
-        case "must_follow":
+        case ErrorCode.MUST_FOLLOW:
             # Translators: refusal: following suit means playing a card of the suit that was led; %(suit)s is a suit ("hearts").
             return _("You must follow %(suit)s.") % {"suit": _suit(p)}
-        case "not_in_deck":
+        case ErrorCode.NOT_IN_DECK:
             # Translators: refusal: %(card)s is a card's name ("7 of hearts") that the table's deck does not have.
             return _("The %(card)s is not in this deck.") % {"card": _card(p)}
-        case "not_a_card":
+        case ErrorCode.NOT_A_CARD:
             # Translators: refusal: a move named something that is not a card.
             return _("That is not a card.")
-        case "play_a_card":
+        case ErrorCode.PLAY_A_CARD:
             # Translators: refusal: during the play of the tricks the only move is to play a card.
             return _("Play a card.")
-        case "hand_over":
+        case ErrorCode.HAND_OVER:
             return _("The hand is over.")
-        case "bad_seat":
+        case ErrorCode.BAD_SEAT:
             # Translators: refusal: a move or record names a seat the table does not have.
             return _("There is no such seat.")
-        case "not_your_turn":
+        case ErrorCode.NOT_YOUR_TURN:
             return _("It is not your turn.")
-        case "unknown_type":
+        case ErrorCode.UNKNOWN_TYPE:
             # Translators: refusal: %(type)s is the name of a kind of move the site does not know.
             return _("There is no move called '%(type)s'.") % {"type": p.get("type")}
-        case "unknown_field":
+        case ErrorCode.UNKNOWN_FIELD:
             # Translators: refusal: a move sent with a field it does not have; %(type)s and %(field)s are technical names, leave them as they are.
             return _("The move '%(type)s' has no field '%(field)s'.") % {
                 "type": p.get("type"),
                 "field": p.get("field"),
             }
-        case "joker_suit_first":
+        case ErrorCode.JOKER_SUIT_FIRST:
             # Translators: refusal: the Joker was turned up as the up card, and the dealer must first say which suit it stands for.
             return _("The dealer must first name a suit for the Joker.")
-        case "call_or_pass":
+        case ErrorCode.CALL_OR_PASS:
             return _call_or_pass(p)
-        case "discard_not_held":
+        case ErrorCode.DISCARD_NOT_HELD:
             # Translators: refusal: the dealer who picked up the up card chose a card to put face down that is not among their six cards; %(card)s is a card's name.
             return _("You cannot discard the %(card)s: it is not in your hand.") % {
                 "card": _card(p)
             }
-        case "dealer_must_pick_up":
+        case ErrorCode.DEALER_MUST_PICK_UP:
             # Translators: refusal: the dealer made trump by accepting the up card, so they must pick it up.
             return _("The dealer who accepted must pick up the up card.")
-        case "pickup_or_leave":
+        case ErrorCode.PICKUP_OR_LEAVE:
             # Translators: refusal: the up card is the card turned face up after the deal; the dealer takes it (putting one card face down) or leaves it.
             return _("Pick up the up card or leave it.")
-        case "stick_the_dealer":
+        case ErrorCode.STICK_THE_DEALER:
             # Translators: refusal: "Stick the dealer" is a table option: when everyone passed twice, the dealer must choose trump.
             return _("Stick the dealer: the dealer must name a suit.")
-        case "turned_down_suit":
+        case ErrorCode.TURNED_DOWN_SUIT:
             # Translators: refusal in the second round of bidding: the suit of the up card that everyone passed on may not be named; %(suit)s is a suit ("hearts").
             return _("You may not name %(suit)s, the turned-down suit.") % {"suit": _suit(p)}
-        case "name_or_pass":
+        case ErrorCode.NAME_OR_PASS:
             # Translators: refusal in the second round of bidding: name a suit as trump, or pass.
             return _("Name a suit or pass.")
-        case "choose_dummy_first":
+        case ErrorCode.CHOOSE_DUMMY_FIRST:
             return _(
                 # Translators: refusal: the maker must choose between taking the dummy (a fourth hand dealt face down) and playing alone before seeing the dummy.
                 "First choose between using the dummy and going alone; the dummy's cards "
                 "are shown once you choose to use it."
             )
-        case "dummy_or_alone":
+        case ErrorCode.DUMMY_OR_ALONE:
             # Translators: refusal: the maker chooses between taking the dummy (a fourth hand dealt face down) and playing alone.
             return _("Use the dummy or go alone.")
-        case "choose_keep":
+        case ErrorCode.CHOOSE_KEEP:
             # Translators: refusal: the maker who took the dummy keeps five of their ten cards.
             return _("Choose the five cards to keep.")
-        case "keep_five_of_ten":
+        case ErrorCode.KEEP_FIVE:
+            return _("Keep exactly five cards (you chose %(n)s).") % {"n": p.get("n", 0)}
+        case ErrorCode.KEEP_FIVE_OF_TEN:
             # Translators: refusal: the maker who took the dummy keeps five of the ten cards (their hand and the dummy).
             return _("Keep five of the ten cards: your hand and the dummy.")
-        case "defend_or_pass":
+        case ErrorCode.DEFEND_OR_PASS:
             # Translators: refusal: after the maker's choice (the dummy or alone), a defender may defend alone or pass.
             return _("Defend alone or pass.")
-        case "name_a_suit":
+        case ErrorCode.NAME_A_SUIT:
             # Translators: refusal: a move that makes a suit trump (or says what the Joker stands for) names no suit.
             return _("Name a suit.")
-        case "not_a_suit":
+        case ErrorCode.NOT_A_SUIT:
             # Translators: refusal: a move named something that is not a suit (clubs, diamonds, hearts, spades).
             return _("That is not a suit.")
-        case "missing_card":
+        case ErrorCode.MISSING_CARD:
             return _missing_card(p)
-        case "not_a_move":
+        case ErrorCode.NOT_A_MOVE:
             return _("That is not a move.")
-        case "bad_target":
+        case ErrorCode.BAD_TARGET:
             return _bad_target(p)
-        case "bad_rules":
+        case ErrorCode.BAD_RULES:
             # Translators: refusal: the options chosen for a new table (deck, stick the dealer...) are not ones the site offers.
             return _("Those table options are not valid.")
-        case "game_over":
+        case ErrorCode.GAME_OVER:
             return _("The game is over.")
-        case "hand_in_progress":
+        case ErrorCode.HAND_IN_PROGRESS:
             # Translators: refusal: a new hand cannot be dealt while one is being played.
             return _("A hand is still in progress.")
-        case "no_hand":
+        case ErrorCode.NO_HAND:
             # Translators: refusal: there is no hand being played to make a move in.
             return _("No hand is in progress.")
-        case "bad_record":
+        case ErrorCode.BAD_RECORD | ErrorCode.BAD_HAND_LIMIT:
             # Translators: refusal: a game record (a file of the game's moves) that does not replay by the rules.
             return _("That game record does not follow the rules.")
+        case ErrorCode.INVALID:
+            return _generic()
     return None
 
 
-# Every code `refusal` knows.
-CODES = frozenset(
-    {
-        "not_held", "must_follow", "not_in_deck", "not_a_card", "play_a_card", "hand_over",
-        "bad_seat", "not_your_turn", "unknown_type", "unknown_field", "joker_suit_first",
-        "call_or_pass", "discard_not_held", "dealer_must_pick_up", "pickup_or_leave",
-        "stick_the_dealer", "turned_down_suit", "name_or_pass", "choose_dummy_first",
-        "dummy_or_alone", "choose_keep", "keep_five_of_ten", "defend_or_pass", "name_a_suit",
-        "not_a_suit", "missing_card", "not_a_move", "bad_target", "bad_rules", "game_over",
-        "hand_in_progress", "no_hand", "bad_record",
-    }
-)  # fmt: skip
+def _generic() -> str:
+    # Translators: refusal: the generic answer to a move the rules do not allow now.
+    return _("That move is not allowed now.")
 
 
 def refusal(exc: EngineError) -> str:
@@ -226,13 +218,18 @@ def refusal(exc: EngineError) -> str:
         said = _sentence(str(getattr(exc, "code", "")), dict(getattr(exc, "params", None) or {}))
     except (KeyError, TypeError, ValueError):
         said = None
-    # Translators: refusal: the generic answer to a move the rules do not allow now.
-    return said if said is not None else _("That move is not allowed now.")
+    return said if said is not None else _generic()
+
+
+def card_refusal(refused: CardRefusal) -> str:
+    """Why the seat to play may not play a card, from the view's `refused`
+    entry (the engine's code and params for that card), in the active language."""
+    return refusal(IllegalAction(refused["message"], refused["code"], **refused["params"]))
 
 
 def rule_anchor(exc: EngineError) -> str | None:
     """The rules page's section that explains the refusal, if one does."""
-    return RULE_ANCHORS.get(getattr(exc, "code", ""))
+    return RULE_ANCHORS.get(exc.code)
 
 
 def refused(exc: EngineError) -> Refusal:

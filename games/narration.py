@@ -3,14 +3,15 @@ and what the table announces to screen readers after every move."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import ngettext, pgettext
 
-from . import words
+from . import engine, words
 
 
-def describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
+def describe(action: Mapping[str, Any], names: dict[int, str], dealer: int) -> str:
     """An action in words, in the reader's language, for the replay's step
     list and the table's announcements (cards, suits and calls named by
     games.words). `action` is as its reader may see it: a pickup without its
@@ -24,7 +25,7 @@ def describe(action: dict[str, Any], names: dict[int, str], dealer: int) -> str:
         # Translators: a step of a hand's replay: %(name)s made the first-round call %(call)s ("Order it up", "Assist" or "Accept": the up card's suit is trump and they are the maker). Use your language's quotation marks.
         return pgettext("replay step", "%(name)s: “%(call)s”.") % {
             "name": who,
-            "call": words.call_label(words.call_of(dealer, action["seat"])),
+            "call": words.call_label(engine.call_code(dealer, action["seat"])),
         }
     if kind == "name":
         # Translators: a step of a hand's replay: in the second round of bidding %(name)s chose %(suit)s ("hearts") as trump and became the maker.

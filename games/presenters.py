@@ -11,9 +11,9 @@ import functools
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -23,10 +23,22 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from games.engine import GameView, IllegalAction
+from games import engine
+from games.engine import (
+    ActionDict,
+    Call,
+    GameView,
+    HandOutcome,
+    LastHand,
+    MakerPlay,
+    Outcome,
+    SeatCard,
+    TrickDict,
+)
+from games.engine import HandResult as EngineHandResult
 
 from . import messages, narration, words
-from .models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Table
+from .models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Seat, Table
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
 
@@ -156,7 +168,7 @@ def _table_head(table: Table, game: Game | None) -> str:
     )
 
 
-def _posted(action: dict[str, Any]) -> str:
+def _posted(action: Mapping[str, Any]) -> str:
     """A legal action as the page posts it: without its seat (always the poster's)."""
     return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
 
@@ -415,7 +427,7 @@ class TableView:
     phase: str | None
     phase_text: str
     to_act_name: str | None
-    deadline: Any
+    deadline: datetime.datetime | None
     auto_note: str
     # To a person back at their seat: what the stand-in bot did meanwhile.
     stood_in: str
@@ -466,7 +478,17 @@ class SeatRow:
 
     position: int
     name: str
-    seat: Any
+    seat: Seat
+
+
+class Seated(Protocol):
+    """What a plate shows of a seat (a Seat, or the tutorial's stand-ins)."""
+
+    @property
+    def display_name(self) -> str: ...
+
+    @property
+    def is_bot(self) -> bool: ...
 
 
 def face(code: str) -> Face:
@@ -491,20 +513,23 @@ def _card_button_label(verb: str, card: Face) -> str:
     return text % {"index": card.index, "card": card.name}
 
 
-def _card(code: str, action: dict[str, Any] | None = None, verb: str = "play") -> HandCard:
+def _card(code: str, action: Mapping[str, Any] | None = None, verb: str = "play") -> HandCard:
     f = face(code)
     if action is None:
         return HandCard(f, label=f.name)
     return HandCard(f, _posted(action), _card_button_label(verb, f))
 
 
-def _button(label: str, action: dict[str, Any], style: str = "") -> Button:
+def _button(label: str, action: Mapping[str, Any], style: str = "") -> Button:
     return Button(label, _posted(action), style)
 
 
 def _call(view: GameView, seat: int | None) -> str:
-    """The first-round call of `seat` in this hand ("order", "assist", "accept")."""
-    return words.call_of(view["dealer"] or 0, seat or 0)
+    """The first-round call of `seat` in this hand ("order", "assist",
+    "accept"): the view's `call` for its own seat, else the engine's."""
+    if seat is not None and seat == view["seat"] and view["call"]:
+        return view["call"]
+    return engine.call_code(view["dealer"] or 0, seat or 0)
 
 
 def _buttons(view: GameView) -> tuple[Button, ...]:
@@ -534,7 +559,7 @@ def _hand(view: GameView) -> tuple[tuple[HandCard, ...], str]:
     if view["exchange"]:
         return tuple(_card(c) for c in view["exchange"]), "keep"
     plays = {a["card"]: a for a in legal if a["type"] == "play"}
-    refused = {r["card"]: str(messages.refusal(_refusal(r))) for r in view["refused"]}
+    refused = {r["card"]: messages.card_refusal(r) for r in view["refused"]}
     cards = []
     for code in view["hand"] or []:
         if code in plays:
@@ -545,18 +570,13 @@ def _hand(view: GameView) -> tuple[tuple[HandCard, ...], str]:
     return tuple(cards), "play" if plays else "show"
 
 
-def _refusal(refused: dict[str, Any]) -> IllegalAction:
-    """The engine's refusal of a card (view["refused"]) as the exception it raises."""
-    return IllegalAction(refused["message"], refused["code"], **refused["params"])
-
-
 def _refused_text(view: GameView) -> tuple[str, str | None]:
     """Why some of the viewer's cards may not be played now, said once, with
     its rule: only when the engine refuses some card."""
     if not view["refused"]:
         return "", None
-    first = _refusal(view["refused"][0])
-    return messages.refusal(first), messages.RULE_ANCHORS.get(first.code)
+    first = view["refused"][0]
+    return messages.card_refusal(first), messages.RULE_ANCHORS.get(first["code"])
 
 
 def _trick(view: GameView, names: dict[int, str], where: dict[int, str]) -> Trick:
@@ -574,20 +594,22 @@ def _trick(view: GameView, names: dict[int, str], where: dict[int, str]) -> Tric
 
 
 def _trick_cards(
-    cards: list[list[Any]], winner: int | None, names: dict[int, str], where: dict[int, str]
+    cards: list[SeatCard], winner: int | None, names: dict[int, str], where: dict[int, str]
 ) -> list[TrickCard]:
     return [TrickCard(s, where[s], names[s], face(c), s == winner) for s, c in cards]
 
 
 def _plates(
-    view: GameView, seats: dict[int, Any], order: list[int], trick: Trick, where: dict[int, str]
+    view: GameView,
+    seats: Mapping[int, Seated],
+    order: list[int],
+    trick: Trick,
+    where: dict[int, str],
 ) -> tuple[Plate, ...]:
     me = view["seat"]
     alone = view["alone"]
     maker = view["maker"]
-    with_dummy = (
-        maker is not None and maker not in alone and view["phase"] in ("defender_alone", "play")
-    )
+    with_dummy = view["outcome"]["maker_play"] == MakerPlay.DUMMY
     rows = []
     for pos in order:
         s = seats[pos]
@@ -618,7 +640,7 @@ def _centre(view: GameView, names: dict[int, str]) -> Centre:
     in_play = view["phase"] not in (None, "over")
     maker = view["maker"]
     maker_name = names.get(maker) if maker is not None else None
-    unused_dummy = maker is None or maker in view["alone"]
+    unused_dummy = view["outcome"]["maker_play"] != MakerPlay.DUMMY
     dummy = Pile(
         # Translators: the label of the dummy's place on the table: a fourth hand of five cards dealt face down that the maker may take.
         str(pgettext("game term", "Dummy")),
@@ -658,11 +680,12 @@ def _result(
     trick = last["last_trick"]
     number = view["hand_number"] - 1
     maker = res["maker"]
-    thrown = bool(res["thrown_in"] or maker is None)
+    outcome = last["outcome"]
+    thrown = outcome["outcome"] == Outcome.THROWN_IN
     alone = set(res["alone"])
     if thrown:
         how = ""
-    elif maker in alone:
+    elif outcome["maker_play"] == MakerPlay.ALONE:
         how = str(pgettext("table role", "Alone"))
     else:
         # Translators: at a hand's result: the maker played with the dummy (the fourth hand dealt face down), not alone.
@@ -682,9 +705,9 @@ def _result(
     )
     return HandResult(
         number=number,
-        heading=_hand_heading(number, res, names),
+        heading=_hand_heading(number, res, outcome, names),
         how=how,
-        outcome="" if thrown else words.hand_outcome(res["tricks"][maker]),
+        outcome=words.hand_outcome(outcome["outcome"]),
         thrown_in=thrown,
         rows=rows,
         last_trick=tuple(_trick_cards(trick["cards"], trick["winner"], names, where))
@@ -730,8 +753,8 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> tuple
                 maker=names[maker] if maker is not None else None,
                 trump=words.suit_name(res["trump"]) if res["trump"] else None,
                 trump_symbol=SUIT_SYMBOLS.get(res["trump"] or ""),
-                alone=bool(maker is not None and maker in res["alone"]),
-                outcome=words.hand_outcome(res["tricks"][maker]) if maker is not None else "",
+                alone=h["outcome"]["maker_play"] == MakerPlay.ALONE,
+                outcome=words.hand_outcome(h["outcome"]["outcome"]),
                 cells=tuple(PadCell(res["tricks"][p], res["points"][p], running[p]) for p in order),
             )
         )
@@ -757,11 +780,12 @@ NEWS_KEPT = 8  # moves each table carries for the announcements
 
 def _hand_news(
     number: int,
-    history: list[dict[str, Any]],
-    tricks: list[dict[str, Any]],
+    history: list[ActionDict],
+    tricks: list[TrickDict],
     dealer: int,
     names: dict[int, str],
-    result: dict[str, Any] | None,
+    result: EngineHandResult | None,
+    outcome: HandOutcome | None,
 ) -> list[tuple[str, tuple[str, ...]]]:
     """Each move of hand `number` in words, keyed "hand-step": the move, the
     trick it won, and for the last of a finished hand, how the hand went."""
@@ -778,8 +802,8 @@ def _hand_news(
         if action["type"] == "play":
             lines += [narration.trick_won(names[w]) for n, w in ends if n == plays]
         out.append((f"{number}-{step}", tuple(lines)))
-    if result is not None:
-        out.append((f"{number}-end", (_hand_heading(number, result, names),)))
+    if result is not None and outcome is not None:
+        out.append((f"{number}-end", (_hand_heading(number, result, outcome, names),)))
     return out
 
 
@@ -792,7 +816,13 @@ def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: boo
     last, number = view["last_hand"], view["hand_number"]
     if last and not view["over"]:
         moves += _hand_news(
-            number - 1, last["history"], last["tricks"], last["dealer"], names, last["result"]
+            number - 1,
+            last["history"],
+            last["tricks"],
+            last["dealer"],
+            names,
+            last["result"],
+            last["outcome"],
         )
     moves += _hand_news(
         number,
@@ -801,6 +831,7 @@ def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: boo
         view["dealer"] or 0,
         names,
         last["result"] if view["over"] and last else None,
+        last["outcome"] if view["over"] and last else None,
     )
     now = [_("Your turn.")] if your_turn else []
     if phase_text:
@@ -814,7 +845,7 @@ def table_context(
     view: GameView | None,
     hand: Hand | None,
     user: Any = None,
-    state: Any = None,
+    state: engine.GameState | None = None,
 ) -> dict[str, Any]:
     """What the table partial renders for one viewer: the table, its game,
     its form targets, and `t`, the view model (a `TableView` during and
@@ -845,8 +876,8 @@ def table_view(
     table: Table,
     view: GameView,
     hand: Hand | None,
-    seats: dict[int, Any],
-    state: Any = None,
+    seats: dict[int, Seat],
+    state: engine.GameState | None = None,
 ) -> TableView:
     """One viewer's table during or after the game."""
     if game.status == Game.Status.FINISHED:
@@ -936,7 +967,7 @@ def _stopped(view: GameView) -> GameView:
     return stopped
 
 
-def _stood_in(state: Any, me: int | None, seats: dict[int, Any]) -> str:
+def _stood_in(state: engine.GameState | None, me: int | None, seats: dict[int, Seat]) -> str:
     """To a person back at their seat (not away, not handed over): what the
     stand-in bot did for them since their own last move."""
     seat = seats.get(me) if me is not None else None
@@ -960,10 +991,10 @@ def _dummy_text(view: GameView, maker: str | None) -> str:
     """What became of the dummy (a fourth hand dealt face down that the maker may take)."""
     if view["phase"] in (None, "over"):
         return ""
-    if view["maker"] is not None and view["maker"] in view["alone"]:
+    if view["outcome"]["maker_play"] == MakerPlay.ALONE:
         # Translators: next to the label "Dummy": nobody takes the dummy because the maker (%(name)s) plays alone.
         return pgettext("the dummy", "unused: %(name)s went alone") % {"name": maker}
-    if view["phase"] in ("dummy_keep", "defender_alone", "play"):
+    if view["outcome"]["maker_play"] == MakerPlay.DUMMY:
         # Translators: next to the label "Dummy": the maker (%(name)s) took the dummy.
         return pgettext("the dummy", "taken by %(name)s") % {"name": maker}
     # Translators: next to the label "Dummy": the dummy's cards lie face down, nobody has taken them yet.
@@ -977,10 +1008,10 @@ def _my_phase_text(view: GameView, phase: str) -> str:
         return _("The Joker was turned up: as the dealer, name the suit it stands for.")
     if phase == "bid1":
         call = _call(view, view["seat"])
-        if call == "assist":
+        if call == Call.ASSIST:
             # Translators: the first round of bidding: the reader may "assist" (make the up card's suit trump, see the button "Assist") or pass.
             return _("First round: assist or pass.")
-        if call == "accept":
+        if call == Call.ACCEPT:
             # Translators: the first round of bidding: the reader, the dealer, may "accept" (make the up card's suit trump, see the button "Accept") or pass.
             return _("First round: accept or pass.")
         # Translators: the first round of bidding: the reader may "order it up" (make the up card's suit trump, see the button "Order it up") or pass.
@@ -1015,10 +1046,10 @@ def _their_phase_text(view: GameView, phase: str, who: str) -> str:
         )
     if phase == "bid1":
         call = _call(view, view["to_act"])
-        if call == "assist":
+        if call == Call.ASSIST:
             # Translators: the first round of bidding: %(name)s may "assist" (make the up card's suit trump) or pass.
             return _("First round of bidding: %(name)s to assist or pass.") % name
-        if call == "accept":
+        if call == Call.ACCEPT:
             # Translators: the first round of bidding: %(name)s, the dealer, may "accept" (make the up card's suit trump) or pass.
             return _("First round of bidding: %(name)s to accept or pass.") % name
         # Translators: the first round of bidding: %(name)s may "order it up" (make the up card's suit trump) or pass.
@@ -1057,7 +1088,7 @@ def _phase_text(view: GameView, names: dict[int, str]) -> str:
 
 
 def _hand_summary(
-    last: dict[str, Any] | None,
+    last: LastHand | None,
     names: dict[int, str],
     hand_number: int,
     view: GameView,
@@ -1075,7 +1106,9 @@ def _hand_summary(
         return None
     res = last["result"]
     public = view["seat"] is None or seen
-    deal = _as_seen(last, view["seat"]) if seen else {} if public else (last["deal"] or {})
+    deal: Mapping[str, Any] = (
+        _as_seen(last, view["seat"]) if seen else {} if public else (last["deal"] or {})
+    )
     # The finished hand is the current one only at the end of the game.
     number = hand_number if view["over"] or view["phase"] == "over" else hand_number - 1
     hands = deal.get("hands") or [[], [], []]
@@ -1085,7 +1118,7 @@ def _hand_summary(
             played[s].append(c)
     return HandSummary(
         number=number,
-        heading=_hand_heading(number, res, names),
+        heading=_hand_heading(number, res, last["outcome"], names),
         rows=tuple(
             SummaryRow(
                 names[s],
@@ -1105,7 +1138,7 @@ def _hand_summary(
     )
 
 
-def _as_seen(last: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def _as_seen(last: LastHand, seat: int | None) -> dict[str, Any]:
     """The part of a finished hand's deal `seat` saw while it was played
     (RULES.md "What each player may see"): the up card, and the dummy and
     discards only if they were this seat's. Nobody's hand: the played cards
@@ -1122,10 +1155,12 @@ def _as_seen(last: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> str:
+def _hand_heading(
+    number: int, res: EngineHandResult, outcome: HandOutcome, names: dict[int, str]
+) -> str:
     """The summary's title: "Hand 3: alice made hearts (alice alone) — march"."""
     maker = res["maker"]
-    if res["thrown_in"] or maker is None:
+    if outcome["outcome"] == Outcome.THROWN_IN or maker is None:
         # Translators: the title of a finished hand's summary when nobody chose trump in either round.
         return _("Hand %(number)s: thrown in, everyone passed") % {"number": number}
     # Translators: the title of a finished hand's summary: %(maker)s chose trump, %(trump)s is the suit ("hearts").
@@ -1149,12 +1184,12 @@ def _hand_heading(number: int, res: dict[str, Any], names: dict[int, str]) -> st
             "heading": heading,
             "alone": alone_text,
         }
-    outcome = words.hand_outcome(res["tricks"][maker])
-    if outcome:
+    said = words.hand_outcome(outcome["outcome"])
+    if said:
         # Translators: a hand summary's title, %(heading)s, followed by the maker's result ("euchred" or "march").
         heading = pgettext("hand summary", "%(heading)s — %(outcome)s") % {
             "heading": heading,
-            "outcome": outcome,
+            "outcome": said,
         }
     return heading
 

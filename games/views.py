@@ -331,8 +331,8 @@ def parse_action(post: Any) -> tuple[dict[str, Any], int]:
     if keep:
         if action["type"] != "dummy" or "keep" in action:
             raise Refusal(_not_a_move())
-        if len(keep) != 5:
-            raise Refusal(_("Keep exactly five cards (you chose %(n)s).") % {"n": len(keep)})
+        # How many to keep, and which, is the engine's check (verify, via
+        # game_act): its refusal says how many were chosen (games.messages).
         action["keep"] = keep
     return action, version
 

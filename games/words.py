@@ -14,11 +14,14 @@ Translators: every term has a comment explaining it. Use the words Euchre
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
+
+from games import engine
 
 SUIT_CODES = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -176,17 +179,10 @@ CALLED: dict[str, Promise] = {
     "accept": pgettext_lazy("first-round call, made", "accepted"),
 }
 
-# The first-round call of the dealer, the player on their left and the next one.
-_CALL_BY_DISTANCE = ("accept", "order", "assist")
-
-
-def call_of(dealer: int, seat: int) -> str:
-    """The first-round call ("order", "assist", "accept") of `seat` when `dealer` deals."""
-    return _CALL_BY_DISTANCE[(seat - dealer) % 3]
-
 
 def call_label(call: str) -> str:
-    """The call as a button says it: "Order it up"."""
+    """The call as a button says it: "Order it up". `call` is the engine's
+    code of the seat's call (engine.call_code, a view's `call`)."""
     return str(CALLS[call])
 
 
@@ -210,7 +206,7 @@ LEAVE_THE_UP_CARD = pgettext_lazy("dealer's choice", "Leave the up card")
 
 
 def button_label(
-    action: dict[str, Any], phase: str | None, dealer: int, up_suit: str | None
+    action: Mapping[str, Any], phase: str | None, dealer: int, up_suit: str | None
 ) -> str:
     """The label of the table's button for a non-card `action` (a legal
     action of `phase`, the hand's dealer `dealer`, the up card's suit
@@ -223,7 +219,7 @@ def button_label(
     if kind == "order":
         # Translators: a button of the first round of bidding: %(call)s is the seat's call ("Order it up", "Assist" or "Accept"), %(suit)s the up card's suit ("hearts"), which becomes trump.
         return pgettext("bidding button", "%(call)s (%(suit)s trump)") % {
-            "call": call_label(call_of(dealer, action["seat"])),
+            "call": call_label(engine.call_code(dealer, action["seat"])),
             "suit": suit_name(up_suit) if up_suit else "",
         }
     if kind == "name":
@@ -254,12 +250,14 @@ EUCHRED = pgettext_lazy("hand result", "euchred")
 MARCH = pgettext_lazy("hand result", "march")
 
 
-def hand_outcome(maker_tricks: int) -> str:
-    """The maker's result in a word when it has one: "march" (all five
-    tricks), "euchred" (fewer than three); "" for three or four."""
-    if maker_tricks == 5:
+def hand_outcome(outcome: str | None) -> str:
+    """The maker's result in a word when it has one, from the engine's
+    outcome (engine.Outcome, a view's `outcome["outcome"]`): "march" (all
+    five tricks), "euchred" (fewer than three); "" when made with three or
+    four, thrown in, or not over."""
+    if outcome == engine.Outcome.MARCH:
         return str(MARCH)
-    return str(EUCHRED) if maker_tricks < 3 else ""
+    return str(EUCHRED) if outcome == engine.Outcome.EUCHRED else ""
 
 
 # --------------------------------------------------------------------------- seats and bots

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.utils.translation import ngettext, pgettext
 
+from games import engine
+
 
 def rules_key(rules: dict[str, Any]) -> str:
     """A short stable name of a rule set: "24", "24 stick", "32 turned march4"."""
@@ -45,20 +47,21 @@ def rules_label(key: str) -> str:
 
 
 def seat_facts(record: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any]]:
-    """For each seat 0-2, the fact-table fields of a finished hand."""
+    """For each seat 0-2, the fact-table fields of a finished hand. Its
+    outcome (made, march, euchred, thrown in; alone or with the dummy; the
+    call's round) is the engine's (engine.outcome_of), not worked out here."""
     dealer = record["dealer"]
     actions = record["actions"]
+    said = engine.outcome_of(record, result)
+    outcome = said["outcome"]
+    call_round = said["call_round"]
     maker = result.get("maker")
     alone = set(result.get("alone") or [])
     tricks = result.get("tricks") or [0, 0, 0]
     points = result.get("points") or [0, 0, 0]
-    thrown_in = bool(result.get("thrown_in"))
-    call = next((a for a in actions if a.get("type") in ("order", "name")), None)
-    call_round = None if call is None else (1 if call["type"] == "order" else 2)
-    dummy_used = any(a.get("type") == "dummy" for a in actions)
     picked_up = any(a.get("type") == "pickup" for a in actions)
+    euchred = outcome == engine.Outcome.EUCHRED
     maker_tricks = tricks[maker] if maker is not None else 0
-    defenders_tricks = 5 - maker_tricks
     out = []
     for seat in range(3):
         is_maker = maker is not None and seat == maker
@@ -68,19 +71,20 @@ def seat_facts(record: dict[str, Any], result: dict[str, Any]) -> list[dict[str,
             {
                 "seat": seat,
                 "position": (seat - dealer) % 3,
-                "thrown_in": thrown_in,
+                "thrown_in": outcome == engine.Outcome.THROWN_IN,
                 "maker": is_maker,
                 "call_round": call_round if is_maker else None,
-                "maker_alone": is_maker and seat in alone,
-                "maker_dummy": is_maker and dummy_used,
-                "made": is_maker and maker_tricks >= 3,
-                "march": is_maker and maker_tricks == 5,
-                "euchred": is_maker and maker_tricks < 3,
+                "maker_alone": is_maker and said["maker_play"] == engine.MakerPlay.ALONE,
+                "maker_dummy": is_maker and said["maker_play"] == engine.MakerPlay.DUMMY,
+                "made": is_maker and outcome in (engine.Outcome.MADE, engine.Outcome.MARCH),
+                "march": is_maker and outcome == engine.Outcome.MARCH,
+                "euchred": is_maker and euchred,
                 "defender": is_defender,
-                "defender_euchre": is_defender and maker_tricks < 3,
+                "defender_euchre": is_defender and euchred,
                 "defended_alone": defended_alone,
-                "defended_alone_won": defended_alone and defenders_tricks >= 3,
-                "defended_alone_march": defended_alone and defenders_tricks == 5,
+                "defended_alone_won": defended_alone and euchred,
+                # The defenders took all five: the maker took none.
+                "defended_alone_march": defended_alone and maker_tricks == 0,
                 "sat_out": result.get("sitting_out") == seat,
                 "trump": (result.get("trump") or "") if maker is not None else "",
                 "dealer_chance": seat == dealer and call_round == 1 and maker != dealer,

@@ -116,7 +116,10 @@ def step_context(
             for i, a in enumerate(actions)
         ],
         "result": final if step == total else None,
-        "discards": [[card(c) for c in per] for per in (views[0]["deal"] or {}).get("discards", [])]
+        "discards": [
+            [card(c) for c in per]
+            for per in (views[0]["deal"]["discards"] if views[0]["deal"] else [])
+        ]
         if step == total
         else None,
     }

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_INDEX, CARD_STRS, N_CARDS, SUITS
-from .rules import MalformedAction
+from .rules import ErrorCode, MalformedAction
 
 ACTION_TYPES = ("joker_suit", "pass", "order", "name", "pickup", "leave", "dummy", "alone", "play")
 # The fields each type has besides `seat` and `type` (docs/hand-record.md).
@@ -49,20 +49,22 @@ class Action:
         dummy; the five to keep follow in a second `dummy` action.
         """
         if not isinstance(d, dict):
-            raise MalformedAction("an action must be an object", "not_a_move")
+            raise MalformedAction("an action must be an object", ErrorCode.NOT_A_MOVE)
         seat = d.get("seat")
         if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
+            raise MalformedAction("seat must be 0, 1 or 2", ErrorCode.BAD_SEAT)
         t = d.get("type")
         if not isinstance(t, str) or t not in ACTION_TYPES:
-            raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
+            raise MalformedAction(
+                f"unknown action type {t!r}", ErrorCode.UNKNOWN_TYPE, type=str(t)[:20]
+            )
         if strict:
             allowed = TYPE_FIELDS[t]
             for k in d:
                 if k not in allowed and k not in ("seat", "type"):
                     raise MalformedAction(
                         f"The move {t!r} has no field {str(k)[:20]!r}",
-                        "unknown_field",
+                        ErrorCode.UNKNOWN_FIELD,
                         type=t,
                         field=str(k)[:20],
                     )
@@ -72,9 +74,9 @@ class Action:
         if t == "joker_suit" or t == "name":
             suit = d.get("suit")
             if suit is None:
-                raise MalformedAction("Name a suit", "name_a_suit")
+                raise MalformedAction("Name a suit", ErrorCode.NAME_A_SUIT)
             if not isinstance(suit, str) or suit not in SUITS:
-                raise MalformedAction(f"not a suit: {suit!r}", "not_a_suit")
+                raise MalformedAction(f"not a suit: {suit!r}", ErrorCode.NOT_A_SUIT)
             used.add("suit")
         elif t == "play":
             card = _card_field(d, "card", "play a card: the card is missing")
@@ -89,7 +91,7 @@ class Action:
             # (and must not be judged before the maker has chosen the dummy).
             k = d["keep"]
             if not isinstance(k, list | tuple) or not all(isinstance(c, str) for c in k):
-                raise MalformedAction("keep must be a list of cards", "keep_five_of_ten")
+                raise MalformedAction("keep must be a list of cards", ErrorCode.KEEP_FIVE_OF_TEN)
             keep = tuple(k)
         extra = {k: v for k, v in d.items() if k not in used}
         return cls(seat, t, suit, card, discard, keep, extra)
@@ -115,9 +117,9 @@ class Action:
 def _card_field(d: dict[str, Any], key: str, missing: str) -> str:
     c = d.get(key)
     if c is None:
-        raise MalformedAction(missing, "missing_card", field=key)
+        raise MalformedAction(missing, ErrorCode.MISSING_CARD, field=key)
     if not isinstance(c, str) or c not in CARD_INDEX:
-        raise MalformedAction(f"not a card: {c!r}", "not_a_card")
+        raise MalformedAction(f"not a card: {c!r}", ErrorCode.NOT_A_CARD)
     return c
 
 

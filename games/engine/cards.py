@@ -179,20 +179,28 @@ def effective_suit(card: int | str, trump: int | str | None) -> int:
     return EFF_SUIT[t][c]
 
 
+def winner_of(trick: Sequence[tuple[int, int]], power: Sequence[int]) -> int:
+    """The seat that wins `trick`, its (seat, card) pairs in the order played,
+    ranked by `power` (POWER[trump][led]): the highest card wins, the first
+    of equals (none are). The one ranking of a trick: `apply` uses it."""
+    best = -1
+    w = trick[0][0]
+    for s, c in trick:
+        p = power[c]
+        if p > best:
+            best = p
+            w = s
+    return w
+
+
 def trick_winner(cards_in_order: Sequence[int], led_by_first: int | None, trump: int) -> int:
-    """Position in `cards_in_order` of the winning card.
+    """Position in `cards_in_order` of the winning card (`winner_of`, by position).
 
     `led_by_first` is the suit led (the effective suit of the first card);
     pass None to have it derived from the first card.
     """
     led = EFF_SUIT[trump][cards_in_order[0]] if led_by_first is None else led_by_first
-    power = POWER[trump][led]
-    best, best_i = -1, 0
-    for i, c in enumerate(cards_in_order):
-        p = power[c]
-        if p > best:
-            best, best_i = p, i
-    return best_i
+    return winner_of(tuple(enumerate(cards_in_order)), POWER[trump][led])
 
 
 def sort_key(card: int, trump: int | None) -> tuple[int, int]:

@@ -6,11 +6,13 @@ from random import Random
 from typing import Any, TypedDict
 
 from .actions import Action
-from .hand import HandResult, HandState, apply, hand_result, new_hand, points
+from .hand import HandResult, HandState, apply, hand_result, new_hand, outcome, points
 from .records import _check_deal, _initial, _replay, hand_to_record
 from .rules import (
     TARGET_DEFAULT,
     EngineError,
+    ErrorCode,
+    HandOutcome,
     IllegalAction,
     MalformedAction,
     RecordError,
@@ -163,10 +165,10 @@ def new_game(
     many hands (a game of fixed deals), or earlier if the target is reached."""
     check_target(target)
     if type(first_dealer) is not int or not 0 <= first_dealer <= 2:
-        raise MalformedAction("first_dealer must be 0, 1 or 2", "bad_seat")
+        raise MalformedAction("first_dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
     bad = _check_hand_limit(hand_limit)
     if bad:
-        raise MalformedAction(bad, "bad_hand_limit")
+        raise MalformedAction(bad, ErrorCode.BAD_HAND_LIMIT)
     return GameState(rules, target, first_dealer, hand_limit=hand_limit)
 
 
@@ -193,9 +195,9 @@ def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
 
 def _next_dealer_checked(game: GameState) -> int:
     if game.over:
-        raise IllegalAction("The game is over", "game_over")
+        raise IllegalAction("The game is over", ErrorCode.GAME_OVER)
     if game.current is not None:
-        raise IllegalAction("A hand is still in progress", "hand_in_progress")
+        raise IllegalAction("A hand is still in progress", ErrorCode.HAND_IN_PROGRESS)
     dealer = game.next_dealer
     assert dealer is not None
     return dealer
@@ -247,17 +249,18 @@ def game_apply(game: GameState, action: Action) -> GameState:
     cur = game.current
     if cur is None:
         if game.over:
-            raise IllegalAction("The game is over", "game_over")
-        raise IllegalAction("No hand is in progress", "no_hand")
+            raise IllegalAction("The game is over", ErrorCode.GAME_OVER)
+        raise IllegalAction("No hand is in progress", ErrorCode.NO_HAND)
     return _with_hand(game, (*game._hands[:-1], apply(cur, action)))
 
 
 class LastHand(TypedDict):
     """The previous completed hand, as the viewer sees it: `game_view`'s
-    `last_hand` (declared loosely for now, as HandView explains)."""
+    `last_hand`."""
 
     dealer: int
     result: HandResult
+    outcome: HandOutcome
     deal: DealDict
     last_trick: TrickDict | None
     history: list[ActionDict]
@@ -269,6 +272,7 @@ class ScoreRow(TypedDict):
 
     dealer: int
     result: HandResult
+    outcome: HandOutcome
 
 
 class GameView(HandView):
@@ -282,7 +286,7 @@ class GameView(HandView):
     winner: int | None
     first_dealer: int
     next_dealer: int | None
-    last_hand: dict[str, Any] | None  # LastHand
+    last_hand: LastHand | None
     score_pad: list[ScoreRow]
 
 
@@ -292,21 +296,25 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     Added keys: scores, target, hand_limit (None, or the number of hands
     the game is played over), hand_number (hands dealt so far), over,
     winner, first_dealer, next_dealer, last_hand (the previous completed
-    hand: {"dealer", "result", "deal", "last_trick", "history", "tricks"}, as
+    hand: {"dealer", "result", "outcome", "deal", "last_trick", "history",
+    "tricks"}, as
     this seat sees them, or None), score_pad
-    (every completed hand, oldest first: {"dealer", "result"}; public).
+    (every completed hand, oldest first: {"dealer", "result", "outcome"}; public).
     """
     hands = game._hands
     v = view(hands[-1], seat) if hands else _empty_view(game, seat)
     done = [h for h in hands if h.over]
-    last: dict[str, Any] | None = None  # a LastHand (see HandView on loose fields)
+    last: LastHand | None = None
     if done:
         lh = done[-1]
         lv = v if lh is hands[-1] else view(lh, seat)
+        res, deal = lv["result"], lv["deal"]
+        assert res is not None and deal is not None  # a finished hand's view has both
         last = {
             "dealer": lh.dealer,
-            "result": lv["result"],
-            "deal": lv["deal"],
+            "result": res,
+            "outcome": lv["outcome"],
+            "deal": deal,
             "last_trick": lv["tricks"][-1] if lv["tricks"] else None,
             "history": lv["history"],
             "tricks": lv["tricks"],
@@ -322,7 +330,9 @@ def game_view(game: GameState, seat: int | None) -> GameView:
         first_dealer=game._first_dealer,
         next_dealer=game.next_dealer,
         last_hand=last,
-        score_pad=[{"dealer": h.dealer, "result": hand_result(h)} for h in done],
+        score_pad=[
+            {"dealer": h.dealer, "result": hand_result(h), "outcome": outcome(h)} for h in done
+        ],
     )
 
 
@@ -357,8 +367,10 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
         "legal_actions": [],
         "refused": [],
         "exchange": None,
+        "call": None,
         "call_name": None,
         "result": None,
+        "outcome": {"outcome": None, "maker_play": None, "call_round": None},
         "deal": None,
     }
 

@@ -32,12 +32,19 @@ from .cards import (
     cards_tuple,
     deck_cards,
     sort_key,
+    winner_of,
 )
 from .rules import (
     EngineError,
+    ErrorCode,
+    HandOutcome,
     IllegalAction,
     MalformedAction,
     Rules,
+    call_code,
+    call_name,
+    call_round,
+    hand_outcome,
     hand_points,
     opening_lead,
 )
@@ -65,11 +72,6 @@ _CI_get = CARD_INDEX.get
 _CS = CARD_STRS
 # (seat, card) pairs of a trick, built once.
 _PAIR = tuple(tuple((s, c) for c in range(33)) for s in range(3))
-
-
-def call_name(dealer: int, seat: int) -> str:
-    """Name of the first-round acceptance for this seat: "Order it up", "Assist", "Accept"."""
-    return ("Accept", "Order it up", "Assist")[(seat - dealer) % 3]
 
 
 class _Info:
@@ -335,7 +337,7 @@ _DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
 def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
     """Deal a new hand from `rng` (a random.Random) with `dealer` dealing."""
     if type(dealer) is not int or not 0 <= dealer <= 2:
-        raise MalformedAction("dealer must be 0, 1 or 2", "bad_seat")
+        raise MalformedAction("dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
     x = _shuffled(_DECK_LISTS[rules.deck], rng)
     b = _BIT
     masks = (
@@ -625,17 +627,19 @@ def _check_play(s: HandState, a: Action) -> int:
         c = None
     if c is None:
         if card is None:
-            raise MalformedAction("Play a card", "play_a_card")
-        raise MalformedAction(f"not a card: {card!r}", "not_a_card")
+            raise MalformedAction("Play a card", ErrorCode.PLAY_A_CARD)
+        raise MalformedAction(f"not a card: {card!r}", ErrorCode.NOT_A_CARD)
     b = 1 << c
     seat = a.seat
     if not s._hands[seat] & b:
         if not b & s._i.deck:
-            raise MalformedAction(f"{card} is not in this deck", "not_in_deck", card=card)
-        raise IllegalAction(f"You do not hold the {card_name(c)}", "not_held", card=card)
+            raise MalformedAction(f"{card} is not in this deck", ErrorCode.NOT_IN_DECK, card=card)
+        raise IllegalAction(f"You do not hold the {card_name(c)}", ErrorCode.NOT_HELD, card=card)
     if s._trick and not _playable(s, seat) & b:
         led = s._led
-        raise IllegalAction(f"You must follow {SUIT_NAMES[led]}", "must_follow", suit=SUITS[led])
+        raise IllegalAction(
+            f"You must follow {SUIT_NAMES[led]}", ErrorCode.MUST_FOLLOW, suit=SUITS[led]
+        )
     return c
 
 
@@ -644,29 +648,51 @@ def _check_other(state: HandState, action: Action) -> int:
     (`_CHECK`). Returns what the phase's check parsed (a suit, a card, a keep's
     mask), for its `_APPLY` step."""
     ph = state._phase
-    if ph == P_OVER:
-        raise IllegalAction("The hand is over", "hand_over")
     seat = action.seat
-    if seat != state._to_act:
-        if type(seat) is not int or not 0 <= seat <= 2:
-            raise MalformedAction("seat must be 0, 1 or 2", "bad_seat")
-        raise IllegalAction("It is not your turn", "not_your_turn")
+    if seat is None or seat != state._to_act:  # (nobody's turn once over)
+        fault = turn_fault(state, seat)
+        assert fault is not None
+        error = MalformedAction if fault is ErrorCode.BAD_SEAT else IllegalAction
+        raise error(_TURN_REASONS[fault], fault)
     t = action.type
     if t not in ACTION_TYPES:
-        raise MalformedAction(f"unknown action type {t!r}", "unknown_type", type=str(t)[:20])
+        raise MalformedAction(
+            f"unknown action type {t!r}", ErrorCode.UNKNOWN_TYPE, type=str(t)[:20]
+        )
     if ph == P_PLAY:
-        raise IllegalAction("Play a card", "play_a_card")
+        raise IllegalAction("Play a card", ErrorCode.PLAY_A_CARD)
     return _CHECK[ph](state, action, t)
 
 
-def _wrong(what: str, code: str, **params: Any) -> IllegalAction:
+def turn_fault(state: HandState, seat: object) -> ErrorCode | None:
+    """Whether `seat` may act now, the check before any action's type and
+    fields (docs/hand-record.md's order): a seat that is not 0-2, a hand that
+    is over, another seat's turn; None when it is this seat's turn. `verify`
+    and `apply` raise it, a record's replay reports it in its own words."""
+    if type(seat) is not int or not 0 <= seat <= 2:
+        return ErrorCode.BAD_SEAT
+    if state._phase == P_OVER:
+        return ErrorCode.HAND_OVER
+    if seat != state._to_act:
+        return ErrorCode.NOT_YOUR_TURN
+    return None
+
+
+_TURN_REASONS = {
+    ErrorCode.BAD_SEAT: "seat must be 0, 1 or 2",
+    ErrorCode.HAND_OVER: "The hand is over",
+    ErrorCode.NOT_YOUR_TURN: "It is not your turn",
+}
+
+
+def _wrong(what: str, code: ErrorCode, **params: Any) -> IllegalAction:
     """This phase's decision is not the one sent: `what` says what is awaited."""
     return IllegalAction(what, code, **params)
 
 
 def _check_joker(s: HandState, a: Action, t: str) -> int:
     if t != "joker_suit":
-        raise _wrong("The dealer must first name a suit for the Joker", "joker_suit_first")
+        raise _wrong("The dealer must first name a suit for the Joker", ErrorCode.JOKER_SUIT_FIRST)
     return _suit(a)
 
 
@@ -675,8 +701,8 @@ def _check_bid1(s: HandState, a: Action, t: str) -> int:
         dealer = s._i.dealer
         raise _wrong(
             f"{call_name(dealer, a.seat)} or pass",
-            "call_or_pass",
-            call=("accept", "order", "assist")[(a.seat - dealer) % 3],
+            ErrorCode.CALL_OR_PASS,
+            call=call_code(dealer, a.seat),
         )
     return 0
 
@@ -689,17 +715,17 @@ def _check_pickup(s: HandState, a: Action, t: str) -> int:
         if not (s._hands[a.seat] | 1 << i.up) & 1 << d:
             raise IllegalAction(
                 f"You cannot discard the {card_name(d)}: it is not in your hand",
-                "discard_not_held",
+                ErrorCode.DISCARD_NOT_HELD,
                 card=CARD_STRS[d],
             )
         return d
     if t == "leave":
         if not _may_leave(i, a.seat):
             raise IllegalAction(
-                "The dealer who accepted must pick up the up card", "dealer_must_pick_up"
+                "The dealer who accepted must pick up the up card", ErrorCode.DEALER_MUST_PICK_UP
             )
         return -1
-    raise _wrong("Pick up the up card or leave it", "pickup_or_leave")
+    raise _wrong("Pick up the up card or leave it", ErrorCode.PICKUP_OR_LEAVE)
 
 
 def _check_bid2(s: HandState, a: Action, t: str) -> int:
@@ -707,18 +733,20 @@ def _check_bid2(s: HandState, a: Action, t: str) -> int:
     i = s._i
     if t == "pass":
         if not _may_pass_bid2(i, a.seat):
-            raise IllegalAction("Stick the dealer: the dealer must name a suit", "stick_the_dealer")
+            raise IllegalAction(
+                "Stick the dealer: the dealer must name a suit", ErrorCode.STICK_THE_DEALER
+            )
         return -1
     if t == "name":
         x = _suit(a)
         if not _may_name(i, x):
             raise IllegalAction(
                 f"You may not name {SUIT_NAMES[x]}, the turned-down suit",
-                "turned_down_suit",
+                ErrorCode.TURNED_DOWN_SUIT,
                 suit=SUITS[x],
             )
         return x
-    raise _wrong("Name a suit or pass", "name_or_pass")
+    raise _wrong("Name a suit or pass", ErrorCode.NAME_OR_PASS)
 
 
 def _check_maker(s: HandState, a: Action, t: str) -> int:
@@ -732,54 +760,60 @@ def _check_maker(s: HandState, a: Action, t: str) -> int:
             raise IllegalAction(
                 "First choose between using the dummy and going alone; the dummy's cards "
                 "are shown once you choose to use it",
-                "choose_dummy_first",
+                ErrorCode.CHOOSE_DUMMY_FIRST,
             )
         return 0
-    raise _wrong("Use the dummy or go alone", "dummy_or_alone")
+    raise _wrong("Use the dummy or go alone", ErrorCode.DUMMY_OR_ALONE)
 
 
 def _check_keep(s: HandState, a: Action, t: str) -> int:
     """The mask of the five cards kept of the maker's hand and the dummy."""
     if t != "dummy":
-        raise _wrong("Choose the five cards to keep", "choose_keep")
+        raise _wrong("Choose the five cards to keep", ErrorCode.CHOOSE_KEEP)
     keep = a.keep
     if keep is None:
-        raise MalformedAction("Choose the five cards to keep", "choose_keep")
+        raise MalformedAction("Choose the five cards to keep", ErrorCode.CHOOSE_KEEP)
+    if len(keep) != 5:
+        # Its own code: the site says how many were chosen (the table's form
+        # sends the cards ticked, any number of them).
+        raise MalformedAction(
+            "Keep must be five of the ten cards", ErrorCode.KEEP_FIVE, n=len(keep)
+        )
     ten = s._hands[a.seat] | s._i.dummy_mask
     m = 0
     for k in keep:
         c = _CI_get(k) if k.__class__ is str else None
         if c is None or not ten & 1 << c:
-            raise IllegalAction("Keep must be five of the ten cards", "keep_five_of_ten")
+            raise IllegalAction("Keep must be five of the ten cards", ErrorCode.KEEP_FIVE_OF_TEN)
         m |= 1 << c
-    if len(keep) != 5 or m.bit_count() != 5:
-        raise MalformedAction("Keep must be five of the ten cards", "keep_five_of_ten")
+    if m.bit_count() != 5:
+        raise MalformedAction("Keep must be five of the ten cards", ErrorCode.KEEP_FIVE_OF_TEN)
     return m
 
 
 def _check_defender(s: HandState, a: Action, t: str) -> int:
     if t != "alone" and t != "pass":
-        raise _wrong("Defend alone or pass", "defend_or_pass")
+        raise _wrong("Defend alone or pass", ErrorCode.DEFEND_OR_PASS)
     return 0
 
 
 def _suit(a: Action) -> int:
     x = a.suit
     if x is None:
-        raise MalformedAction("Name a suit", "name_a_suit")
+        raise MalformedAction("Name a suit", ErrorCode.NAME_A_SUIT)
     if x.__class__ is not str or x not in SUIT_INDEX:
-        raise MalformedAction(f"not a suit: {x!r}", "not_a_suit")
+        raise MalformedAction(f"not a suit: {x!r}", ErrorCode.NOT_A_SUIT)
     return SUIT_INDEX[x]
 
 
 def _card(text: str | None, what: str, deck: int) -> int:
     if text is None:
-        raise MalformedAction(f"the {what} is missing", "missing_card", field=what)
+        raise MalformedAction(f"the {what} is missing", ErrorCode.MISSING_CARD, field=what)
     c = _CI_get(text) if text.__class__ is str else None
     if c is None:
-        raise MalformedAction(f"not a card: {text!r}", "not_a_card")
+        raise MalformedAction(f"not a card: {text!r}", ErrorCode.NOT_A_CARD)
     if not deck & 1 << c:
-        raise MalformedAction(f"{text} is not in this deck", "not_in_deck", card=text)
+        raise MalformedAction(f"{text} is not in this deck", ErrorCode.NOT_IN_DECK, card=text)
     return c
 
 
@@ -853,15 +887,8 @@ def apply(state: HandState, action: Action) -> HandState:
         n._won = s._won
         n._tricks = s._tricks
         return n
-    # The trick is complete: the highest power wins (cards.POWER).
-    power = i.power[led]
-    best = -1
-    w = seat
-    for ps, pc in trick:
-        p = power[pc]
-        if p > best:
-            best = p
-            w = ps
+    # The trick is complete: the one ranking (cards.winner_of, as trick_winner).
+    w = winner_of(trick, i.power[led])
     won = s._won
     if w == 0:
         n._won = (won[0] + 1, won[1], won[2])
@@ -1122,3 +1149,20 @@ def hand_result(state: HandState) -> HandResult:
         "tricks": list(state._won),
         "points": points(state),
     }
+
+
+def outcome(state: HandState) -> HandOutcome:
+    """How the hand went, in the rules' words: made, march, euchred or thrown
+    in (None while in progress), with the dummy or alone, and the call's
+    round. Not part of the replay result (docs/hand-record.md fixes its
+    fields): a view's `outcome`, and `records.outcome_of` for a stored record."""
+    i = state._i
+    maker = i.maker
+    return hand_outcome(
+        state._phase == P_OVER,
+        maker,
+        state._won[maker] if maker is not None else 0,
+        maker is not None and maker in i.alone,
+        i.dummy_used or state._phase == P_KEEP,
+        call_round([a.type for a in state._actions]),
+    )

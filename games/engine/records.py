@@ -6,8 +6,17 @@ from typing import Any
 
 from .actions import DUMMY, Action
 from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
-from .hand import HandState, Phase, _start, apply, result
-from .rules import EngineError, MalformedAction, RecordError, Rules
+from .hand import HandState, Phase, _start, apply, result, turn_fault
+from .rules import (
+    EngineError,
+    ErrorCode,
+    HandOutcome,
+    MalformedAction,
+    RecordError,
+    Rules,
+    call_round,
+    hand_outcome,
+)
 
 HAND_FORMAT = "euchre3-hand/1"
 _RECORD_KEYS = ("format", "rules", "dealer", "deal", "actions")
@@ -135,7 +144,9 @@ def apply_recorded(state: HandState, act: Action, *, pending_keep: bool = False)
     `dummy` without `keep` there is refused unless `pending_keep` (see `_replay`)."""
     if act.type == "dummy" and state.phase == Phase.MAKER_CHOICE:
         if act.keep is None and not pending_keep:
-            raise MalformedAction("using the dummy needs the five cards to keep", "choose_keep")
+            raise MalformedAction(
+                "using the dummy needs the five cards to keep", ErrorCode.CHOOSE_KEEP
+            )
         chosen = apply(state, DUMMY[act.seat])
         return chosen if act.keep is None else apply(chosen, act)
     return apply(state, act)
@@ -145,14 +156,16 @@ def _action_fault(state: HandState, a: Any) -> str | None:
     """The checks that come before the action's type and fields, in the specified order."""
     if not isinstance(a, dict):
         return "an action must be an object"
-    seat = a.get("seat")
-    if type(seat) is not int or not 0 <= seat <= 2:
-        return "seat must be 0, 1 or 2"
-    if state.over:
-        return "hand is over"
-    if seat != state.to_act:
-        return "not this seat's turn"
-    return None
+    fault = turn_fault(state, a.get("seat"))  # the engine's one turn check
+    return None if fault is None else _RECORD_TURN_REASONS[fault]
+
+
+# A record's faults as the command line has always worded them.
+_RECORD_TURN_REASONS = {
+    ErrorCode.BAD_SEAT: "seat must be 0, 1 or 2",
+    ErrorCode.HAND_OVER: "hand is over",
+    ErrorCode.NOT_YOUR_TURN: "not this seat's turn",
+}
 
 
 def replay_hand(record: Any) -> dict[str, Any]:
@@ -174,3 +187,20 @@ def hand_from_record(record: Any, *, pending_keep: bool = False) -> HandState:
         raise RecordError(err["error"])
     assert state is not None
     return state
+
+
+def outcome_of(record: dict[str, Any], result: dict[str, Any]) -> HandOutcome:
+    """A stored hand's outcome (as `hand.outcome` gives a state's) from its
+    record and its replay result, without replaying it again: the call's
+    round and the dummy from the record's actions, the rest from the result."""
+    actions = [a for a in record.get("actions") or [] if isinstance(a, dict)]
+    maker = result.get("maker")
+    tricks = result.get("tricks") or [0, 0, 0]
+    return hand_outcome(
+        bool(result.get("complete")) or bool(result.get("thrown_in")),
+        maker,
+        tricks[maker] if maker is not None else 0,
+        maker is not None and maker in (result.get("alone") or []),
+        any(a.get("type") == "dummy" and a.get("seat") == maker for a in actions),
+        call_round(str(a.get("type")) for a in actions),
+    )

@@ -14,18 +14,27 @@ from .hand import (
     P_OVER,
     P_PICKUP,
     P_PLAY,
+    HandResult,
     HandState,
     _may_name,
     _ten_cards,
-    call_name,
     hand_result,
     legal_actions,
+    outcome,
     verify,
 )
-from .rules import IllegalAction, RulesDict, rules_dict
+from .rules import (
+    ErrorCode,
+    HandOutcome,
+    IllegalAction,
+    RulesDict,
+    call_code,
+    call_name,
+    rules_dict,
+)
 
-# A card played to a trick: [seat, card] ("9C"), a list as JSON gives it back.
-SeatCard = list[Any]
+# A card played to a trick: (seat, card) ("9C"); [seat, card] in JSON.
+SeatCard = tuple[int, str]
 
 
 class ActionDict(TypedDict):
@@ -64,19 +73,16 @@ class Refusal(TypedDict):
     that `apply` (and `verify`) raise for that play, as data."""
 
     card: str
-    code: str
-    params: dict[str, Any]
+    code: ErrorCode
+    params: dict[str, str | int]
     message: str
 
 
 class HandView(TypedDict):
     """What one seat (or a spectator, seat None) sees of a hand: `view`'s answer.
 
-    Card lists are in display order; see `view` for each key's meaning. The
-    fields marked with a TypedDict's name hold that shape (`view` builds them
-    as such, checked); they are declared as plain dicts until their readers
-    (games/presenters.py, stats/replay.py) take the TypedDicts, since mypy
-    does not pass a TypedDict where `dict[str, Any]` is asked for.
+    Card lists are in display order; see `view` for each key's meaning.
+    Every field is typed (its JSON is the same).
     """
 
     seat: int | None
@@ -99,18 +105,20 @@ class HandView(TypedDict):
     dummy: list[str] | None
     my_discards: list[str]
     kitty_size: int
-    history: list[dict[str, Any]]  # ActionDict
-    tricks: list[dict[str, Any]]  # TrickDict
+    history: list[ActionDict]
+    tricks: list[TrickDict]
     current_trick: list[SeatCard]
     led_suit: str | None
     leader: int | None
     tricks_won: list[int]
-    legal_actions: list[dict[str, Any]]  # ActionDict
-    refused: list[dict[str, Any]]  # Refusal
+    legal_actions: list[ActionDict]
+    refused: list[Refusal]
     exchange: list[str] | None
+    call: str | None
     call_name: str | None
-    result: dict[str, Any] | None  # HandResult
-    deal: dict[str, Any] | None  # DealDict
+    result: HandResult | None
+    outcome: HandOutcome
+    deal: DealDict | None
 
 
 def _sorted(cards: list[int], trump: int | None) -> list[str]:
@@ -213,8 +221,14 @@ def view(state: HandState, seat: int | None) -> HandView:
         for other seats and spectators, and in every other phase,
       exchange: at dummy_keep, for the maker only, the ten cards (hand and
         dummy) to keep five of, in display order; else None,
-      call_name: the first-round call's name for this seat (None for a spectator),
+      call: the first-round call's code for this seat, by its position (Call:
+        "order" left of the dealer, "assist" next, "accept" the dealer; in
+        records all three are `order`); None for a spectator,
+      call_name: that call's English name ("Order it up"; None for a spectator),
       result: the replay result (HandResult) once over, else None,
+      outcome: how the hand goes, in the rules' words (HandOutcome): made,
+        march, euchred or thrown_in once over (None before), the maker's
+        "dummy" or "alone" once chosen, the call's round (1 or 2) once made,
       deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt
         (DealDict); else None.
     """
@@ -237,7 +251,7 @@ def view(state: HandState, seat: int | None) -> HandView:
     hand = None if seat is None else _sorted(cards_of(state._hands[seat]), trump)
     history = [_public_action(a.to_dict(), seat) for a in state._actions]
     tricks: list[TrickDict] = [
-        {"leader": ld, "cards": [[s, CARD_STRS[c]] for s, c in t], "winner": w}
+        {"leader": ld, "cards": [(s, CARD_STRS[c]) for s, c in t], "winner": w}
         for ld, t, w in state._tricks
     ]
     res = hand_result(state) if over else None
@@ -278,17 +292,18 @@ def view(state: HandState, seat: int | None) -> HandView:
         ),
         "my_discards": [] if seat is None else discards_of(state, seat),
         "kitty_size": kitty_size(state),
-        # cast: the fields HandView declares loosely (see its docstring).
-        "history": cast(list[Any], history),
-        "tricks": cast(list[Any], tricks),
-        "current_trick": [[s, CARD_STRS[c]] for s, c in state._trick],
+        "history": history,
+        "tricks": tricks,
+        "current_trick": [(s, CARD_STRS[c]) for s, c in state._trick],
         "led_suit": SUITS[state._led] if state._trick else None,
         "leader": state._leader,
         "tricks_won": list(state._won),
-        "legal_actions": cast(list[Any], legal),
-        "refused": cast(list[Any], refusals(state, seat, hand)),
+        "legal_actions": legal,
+        "refused": refusals(state, seat, hand),
         "exchange": exchange,
+        "call": None if seat is None else call_code(i.dealer, seat),
         "call_name": None if seat is None else call_name(i.dealer, seat),
-        "result": cast(Any, res),
-        "deal": cast(Any, deal),
+        "result": res,
+        "outcome": outcome(state),
+        "deal": deal,
     }

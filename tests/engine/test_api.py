@@ -201,7 +201,7 @@ def test_view_shape_and_hidden_information() -> None:
     s = state_of(record(deal, 0))
     v1 = view(s, 1)
     assert v1["hand"] == ["KC", "QC", "JC", "TC", "9C"]
-    assert v1["up_card"] == "AS" and v1["call_name"] == "Order it up"
+    assert v1["up_card"] == "AS" and v1["call_name"] == "Order it up" and v1["call"] == "order"
     assert [a["type"] for a in v1["legal_actions"]] == ["pass", "order"]
     assert view(s, 2)["legal_actions"] == [] and view(s, None)["hand"] is None
     s = act(s, type="order")
@@ -245,7 +245,7 @@ def test_view_shape_and_hidden_information() -> None:
     for key in ("seat", "rules", "dealer", "phase", "to_act", "hand", "hand_counts", "up_card",
                 "up_card_taken", "joker_suit", "maker", "trump", "alone", "sitting_out", "dummy",
                 "my_discards", "kitty_size", "history", "tricks", "current_trick", "leader",
-                "tricks_won", "legal_actions", "refused", "call_name", "result", "deal"):  # fmt: skip
+                "tricks_won", "legal_actions", "refused", "call", "call_name", "result", "deal"):  # fmt: skip
         assert key in v1
     json.dumps(view(s, None))
 

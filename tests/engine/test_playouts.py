@@ -12,6 +12,7 @@ import pytest
 from games.engine import (
     Action,
     EngineError,
+    ErrorCode,
     GameState,
     HandState,
     Phase,
@@ -32,13 +33,6 @@ from games.engine.cards import CARD_INDEX, CARD_STRS, DECK_MASKS, bit, cards_of,
 
 from .helpers import rules_combos
 
-ENGINE_ERROR_CODES = {
-    "not_held", "must_follow", "not_in_deck", "not_a_card", "play_a_card", "hand_over",
-    "bad_seat", "not_your_turn", "unknown_type", "joker_suit_first", "call_or_pass",
-    "discard_not_held", "dealer_must_pick_up", "pickup_or_leave", "stick_the_dealer",
-    "turned_down_suit", "name_or_pass", "choose_dummy_first", "dummy_or_alone", "choose_keep",
-    "keep_five_of_ten", "defend_or_pass", "name_a_suit", "not_a_suit", "missing_card",
-}  # fmt: skip
 CARD_TOKEN = re.compile(r'"([2-9TJQKA][CDHSK])"')
 
 
@@ -132,7 +126,7 @@ def _random_illegal(s: HandState, rng: random.Random) -> None:
         with pytest.raises(EngineError) as err:
             apply(s, a)
         # Every refusal has a stable code, so the site can say it in the player's language.
-        assert err.value.code in ENGINE_ERROR_CODES, err.value.code
+        assert isinstance(err.value.code, ErrorCode), err.value.code
     assert hand_to_record(s) == before
 
 

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.engine import Phase, call_name, card_name, effective_suit, legal_actions, suit_name
+from games.engine import (
+    Call,
+    Phase,
+    call_code,
+    call_name,
+    card_name,
+    effective_suit,
+    legal_actions,
+    new_hand,
+    suit_name,
+)
 from games.engine import trick_winner as winner_of
-from games.engine.cards import SUIT_INDEX, card_from_str, card_str, cards_of, strs_to_mask
+from games.engine.cards import POWER, SUIT_INDEX, card_from_str, card_str, cards_of, strs_to_mask
+from games.engine.cards import winner_of as seat_winner
 
-from .helpers import act, to_play
+from .helpers import act, random_playout, rules_combos, to_play
 
 
 def eff(card: str, trump: str) -> str:
@@ -57,6 +70,25 @@ def test_effective_suit(card: str, trump: str, suit: str) -> None:
 def test_trick_winner(cards: list[str], trump: str, winner: str) -> None:
     ints = [card_from_str(c) for c in cards]
     assert cards[winner_of(ints, None, SUIT_INDEX[trump])] == winner
+    # The same ranking `apply` uses, by seat: cards.winner_of.
+    led = effective_suit(ints[0], SUIT_INDEX[trump])
+    seats = [(5 + 2 * k) % 7 for k in range(len(ints))]  # any seats, in order
+    pairs = list(zip(seats, ints, strict=True))
+    assert seats.index(seat_winner(pairs, POWER[SUIT_INDEX[trump]][led])) == cards.index(winner)
+
+
+def test_apply_ranks_every_trick_as_trick_winner_does() -> None:
+    """Every trick `apply` completes in random hands of every deck and option
+    is won by the card `trick_winner` ranks highest."""
+    rng = random.Random(7)
+    for rules in rules_combos():
+        for n in range(15):
+            s = random_playout(new_hand(rules, n % 3, rng), rng)
+            trump = s._i.trump
+            for _leader, trick, won in s._tricks:
+                assert trump is not None
+                ints = [c for _, c in trick]
+                assert trick[winner_of(ints, None, trump)][0] == won
 
 
 RANKED = {
@@ -136,6 +168,9 @@ def test_suit_name() -> None:
 )  # fmt: skip
 def test_call_names(dealer: int, seat: int, name: str) -> None:
     assert call_name(dealer, seat) == name
+    code = call_code(dealer, seat)
+    assert code == {"Order it up": "order", "Assist": "assist", "Accept": "accept"}[name]
+    assert code in ("accept", "order", "assist") and isinstance(code, Call)
 
 
 def test_effective_suit_accepts_notation() -> None:

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from games.engine import (
+    ErrorCode,
     IllegalAction,
+    MalformedAction,
     Phase,
     legal_actions,
     replay_hand,
@@ -266,6 +268,11 @@ def test_dummy_exchange_keeps_five_of_ten() -> None:
     ):
         with pytest.raises(ValueError, match=r"^Keep must be five of the ten cards$"):
             act(s, type="dummy", keep=bad)
+    # The count has its own code, with the count chosen: the site says it.
+    for n in (0, 4, 6):
+        with pytest.raises(MalformedAction) as wrong:
+            act(s, type="dummy", keep=(["AC", "AD", "AH", "KS", "KC", "QS"])[:n])
+        assert (wrong.value.code, wrong.value.params) == (ErrorCode.KEEP_FIVE, {"n": n})
 
 
 def test_joker_turned_up_dealer_names_its_suit() -> None:

@@ -104,3 +104,49 @@ def test_the_engines_command_line_still_speaks_english() -> None:
                  "DJANGO_SETTINGS_MODULE": "euchre_site.settings"},
         )  # fmt: skip
         assert json.loads(p.stdout)["error"]["reason"] == "not this seat's turn"
+
+
+def test_every_engine_code_has_its_own_sentence_in_every_language() -> None:
+    """The engine's codes are one StrEnum (engine.ErrorCode): each has a
+    sentence of its own in games.messages (not the generic refusal), and
+    every language's catalog translates it."""
+    from django.conf import settings
+
+    from games import messages
+
+    params = {"card": "JH", "suit": "H", "call": "order", "type": "x", "field": "y", "n": 4}
+    params |= {"min": 5, "max": 25}
+    for code in engine.ErrorCode:
+        exc = engine.IllegalAction("reason", code, **params)
+        with translation.override("en"):
+            english = messages.refusal(exc)
+            assert english and (
+                code == engine.ErrorCode.INVALID or english != messages._generic()
+            ), code
+        for language, _name in settings.LANGUAGES:
+            if language != "en":
+                with translation.override(language):
+                    assert messages.refusal(exc) != english, (code, language)
+
+
+def test_keeping_other_than_five_is_the_engines_refusal_with_the_count(live_game: Game) -> None:
+    """The table's form sends the cards ticked; the engine's check refuses a
+    keep of another size, and the site says how many were chosen."""
+    game = live_game
+    play_one(game, prefer="order")
+    while (cur := state_of(game).current) is not None and cur.phase != "dummy_keep":
+        play_one(game, prefer="dummy")
+    seat = to_act(game)
+    client = Client()
+    client.force_login(players(game.table)[seat])
+    ten = engine.game_view(state_of(game), seat)["exchange"] or []
+    version = game.version
+    response = client.post(
+        reverse("games:act", args=[game.table_id]),
+        {"action": '{"type":"dummy"}', "keep": ten[:4], "version": str(version)},
+        headers=HTMX,
+    )
+    assert response.status_code == 400
+    assert alert(response.content.decode()).startswith("Keep exactly five cards (you chose 4).")
+    game.refresh_from_db()
+    assert game.version == version
