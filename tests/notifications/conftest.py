@@ -16,10 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.utils import translation
 
 from euchre_site.celery import app
 from games import services as game_services
@@ -29,15 +27,6 @@ from tests.conftest import ROOT, celery_conf, start_worker, stop
 User = get_user_model()
 WORKER_QUEUE = "notifications-test"
 VOID_QUEUE = "notifications-test-void"  # games' own tasks go nowhere during these tests
-
-
-@pytest.fixture(autouse=True)
-def _site_language() -> Iterator[None]:
-    """Each test starts in the site's language: a request through the test
-    client leaves the language its middleware chose active in the thread."""
-    translation.activate(settings.LANGUAGE_CODE)
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
