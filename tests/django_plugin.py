@@ -33,6 +33,12 @@ _redis: dict[str, object] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if settings.SETTINGS_MODULE != "tests.settings":
+        # pytest-django prefers the environment's DJANGO_SETTINGS_MODULE to pyproject's.
+        raise pytest.UsageError(
+            f"the tests run on tests.settings, not {settings.SETTINGS_MODULE}: "
+            "unset DJANGO_SETTINGS_MODULE"
+        )
     proc, port = embedded_redis.start_ephemeral()
     _redis.update(proc=proc, url=f"redis://127.0.0.1:{port}/0")
     for name, value in site_settings.redis_settings(str(_redis["url"])).items():

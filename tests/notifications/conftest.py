@@ -30,11 +30,9 @@ VOID_QUEUE = "notifications-test-void"  # games' own tasks go nowhere during the
 
 
 @pytest.fixture(autouse=True)
-def eager_celery() -> Iterator[None]:
-    """Tasks queued by `notify` run inline, so e-mails land in `mailoutbox`."""
-    celery_conf(task_always_eager=True)
-    yield
-    celery_conf(task_always_eager=False)
+def eager_celery(eager_celery: None) -> None:
+    """Tasks queued by `notify` run inline (tests/django_plugin.py), so
+    e-mails land in `mailoutbox`."""
 
 
 @pytest.fixture(autouse=True)
