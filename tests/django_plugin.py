@@ -110,6 +110,16 @@ def eager_celery() -> Iterator[None]:
     celery_conf(task_always_eager=False)
 
 
+@pytest.fixture
+def real_celery() -> Any:
+    """Tasks go to the broker (a real worker's), even in a folder of eager
+    tests; the Celery app."""
+    from euchre_site.celery import app
+
+    celery_conf(task_always_eager=False)
+    return app
+
+
 @pytest.fixture(autouse=True)
 def _flush_redis_cache() -> Iterator[None]:
     """Each test starts with an empty cache (rate-limit counters, presence)."""
