@@ -5,12 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run run-scaled test lint install migrate messages gettext chromium postgresql clean help
+.PHONY: run run-scaled test test-engine lint install migrate messages gettext chromium postgresql clean help
 
 help:
 	@echo "make run   - install if needed, migrate, start web + worker + beat (+ embedded Redis) on http://127.0.0.1:8000"
 	@echo "make run-scaled - the scaled-out mode: PostgreSQL, Redis, two web processes (:8000, :8001), two workers, beat"
 	@echo "make test  - install if needed, then the whole test suite (browser and scaled-out tests included)"
+	@echo "make test-engine - the engine and bots tests alone, without Django or Redis"
 	@echo "make lint  - ruff (lint + format check), mypy and import-linter's layering contracts"
 
 # Django 6 needs Python 3.12+; scripts/find-python finds one (PYTHON=... overrides).
@@ -85,6 +86,11 @@ endif
 
 test: messages chromium postgresql
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The engine and the bots import nothing from Django: their tests run without
+# pytest-django, so without the site's settings, database or Redis.
+test-engine: install
+	$(BIN)/python -m pytest -p no:django tests/engine tests/bots $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

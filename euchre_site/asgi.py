@@ -45,7 +45,7 @@ application = ProtocolTypeRouter(
 # default thresholds (700, 10, 10), objects that live a few milliseconds (a
 # request, a chat message's service call) are promoted before they die, and
 # the full collections that follow stopped every socket of the process for
-# 250-290 ms (tests.load.live: once in 5 minutes with bots only, every 20 s
+# 250-290 ms (benchmarks.live: once in 5 minutes with bots only, every 20 s
 # to 90 s with chat; README "Table chat"). A larger first threshold lets
 # them die young, and what was loaded at start-up is frozen out of every
 # collection.

@@ -6,7 +6,7 @@ one shared thread and closes that thread's connections after each call as
 request's thread ends with it), so each call opened the database anew: about
 1 ms (the file, its WAL, the pragmas), on every page's heartbeat and every
 chat message; at 800 sockets that was 8.5% of daphne's CPU (py-spy, during
-`python -m tests.load.live --chat`). This version keeps the shared thread's
+`python -m benchmarks.live --chat`). This version keeps the shared thread's
 connection for `KEEP_SECONDS`; errors and a changed autocommit still close
 it, as they do for every connection (`close_old_connections`).
 """

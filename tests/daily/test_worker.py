@@ -13,20 +13,11 @@ from asgiref.sync import async_to_sync, sync_to_async
 from daily import services
 from daily.models import DailyDeal, Entry
 from games.models import Game
-from tests.conftest import celery_conf
 from tests.games.wsclient import acommunicator
 
 from .conftest import my_points, person_moves, records
 
 FRAME_TIMEOUT = 120  # a hard bot's decision takes its whole sample budget here
-
-
-@pytest.fixture
-def real_celery() -> Any:
-    from euchre_site.celery import app
-
-    celery_conf(task_always_eager=False)
-    return app
 
 
 def game_row(game_id: int) -> Game:

@@ -4,25 +4,16 @@ asked for it must play and may play one card only, the site plays it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from games import services, tasks
 from games.models import Game
-from tests.conftest import celery_conf
 
 from .conftest import play_one, players, state_of, to_act
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager() -> Iterator[None]:
-    celery_conf(task_always_eager=True)
-    yield
-    celery_conf(task_always_eager=False)
 
 
 def play_a_game(game: Game, capture: Any) -> tuple[int, int]:
@@ -40,7 +31,7 @@ def play_a_game(game: Game, capture: Any) -> tuple[int, int]:
 
 
 def test_the_only_legal_card_is_played_for_those_who_asked(
-    game: Game, eager: None, django_capture_on_commit_callbacks: Any
+    game: Game, eager_celery: None, django_capture_on_commit_callbacks: Any
 ) -> None:
     for user in players(game.table).values():
         user.play_only_card = True
@@ -52,7 +43,7 @@ def test_the_only_legal_card_is_played_for_those_who_asked(
 
 
 def test_nobody_elses_card_is_played_without_the_option(
-    game: Game, eager: None, django_capture_on_commit_callbacks: Any
+    game: Game, eager_celery: None, django_capture_on_commit_callbacks: Any
 ) -> None:
     moves, left_with_one = play_a_game(game, django_capture_on_commit_callbacks)
     game.refresh_from_db()

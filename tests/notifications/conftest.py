@@ -16,10 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.utils import translation
 
 from euchre_site.celery import app
 from games import services as game_services
@@ -32,20 +30,9 @@ VOID_QUEUE = "notifications-test-void"  # games' own tasks go nowhere during the
 
 
 @pytest.fixture(autouse=True)
-def _site_language() -> Iterator[None]:
-    """Each test starts in the site's language: a request through the test
-    client leaves the language its middleware chose active in the thread."""
-    translation.activate(settings.LANGUAGE_CODE)
-    yield
-    translation.activate(settings.LANGUAGE_CODE)
-
-
-@pytest.fixture(autouse=True)
-def eager_celery() -> Iterator[None]:
-    """Tasks queued by `notify` run inline, so e-mails land in `mailoutbox`."""
-    celery_conf(task_always_eager=True)
-    yield
-    celery_conf(task_always_eager=False)
+def eager_celery(eager_celery: None) -> None:
+    """Tasks queued by `notify` run inline (tests/django_plugin.py), so
+    e-mails land in `mailoutbox`."""
 
 
 @pytest.fixture(autouse=True)

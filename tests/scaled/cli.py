@@ -21,7 +21,7 @@ from typing import Any
 
 
 def make_table(target: int) -> dict[str, Any]:
-    from tests.load.live import session_cookie, start_table
+    from benchmarks.live import session_cookie, start_table
 
     run = uuid.uuid4().hex[:6]
     table, game, users, spectator = start_table(f"p{run}", f"Scaled {run}", target=target)
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> None:
     sub.add_parser("autopilot").add_argument("table", type=int)
     sub.add_parser("game").add_argument("game", type=int)
     args = parser.parse_args(argv)
-    from tests.load.live import django_setup
+    from benchmarks.live import django_setup
 
     django_setup()
     if args.cmd == "table":

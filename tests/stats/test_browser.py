@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import celery_conf
 from tests.e2e.conftest import CHROMIUM, base_url, browser_type_launch_args  # noqa: F401
 from tests.e2e.helpers import open_a_table_against_bots, play_against_bots_until
 
@@ -24,14 +23,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing"),
 ]
-
-
-@pytest.fixture
-def real_celery() -> Any:
-    from euchre_site.celery import app
-
-    celery_conf(task_always_eager=False)
-    return app
 
 
 def test_after_a_game_against_bots_the_stats_page_counts_it_and_the_last_hand_replays(

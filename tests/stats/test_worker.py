@@ -10,16 +10,7 @@ import pytest
 from games import services
 from games.models import Game
 from stats.models import GameFact, HandFact, PlayerStats, Rating, RatingEvent
-from tests.conftest import celery_conf
 from tests.games.conftest import open_table
-
-
-@pytest.fixture
-def real_celery() -> Any:
-    from euchre_site.celery import app
-
-    celery_conf(task_always_eager=False)
-    return app
 
 
 @pytest.mark.slow

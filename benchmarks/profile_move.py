@@ -1,10 +1,10 @@
 """Where the worker's time of one bot move goes (not a test): a profiler.
 
-    .venv/bin/python -m tests.load.profile_move --moves 2000
-    .venv/bin/python -m tests.load.profile_move --moves 2000 --cprofile
-    .venv/bin/python -m tests.load.profile_move --moves 2000 --processes 2
+    .venv/bin/python -m benchmarks.profile_move --moves 2000
+    .venv/bin/python -m benchmarks.profile_move --moves 2000 --cprofile
+    .venv/bin/python -m benchmarks.profile_move --moves 2000 --processes 2
     DATABASE_URL=postgres://user@127.0.0.1:5433/euchre \\
-        .venv/bin/python -m tests.load.profile_move --moves 2000
+        .venv/bin/python -m benchmarks.profile_move --moves 2000
 
 It runs in one process on the site's settings (DJANGO_SETTINGS_MODULE,
 default `euchre_site.settings`), with DEBUG off unless the environment says
@@ -64,7 +64,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 
 PHASES = (
     "task load",

@@ -1,13 +1,13 @@
 """Live load benchmark (not a test): N tables of three bots against `make run`.
 
     make run                                   # in another terminal
-    .venv/bin/python -m tests.load.live --tables 50 --seconds 300
-    .venv/bin/python -m tests.load.live --sweep 25,50,75,100 --seconds 60
+    .venv/bin/python -m benchmarks.live --tables 50 --seconds 300
+    .venv/bin/python -m benchmarks.live --sweep 25,50,75,100 --seconds 60
 
 The scaled-out mode (PostgreSQL, two web processes, two workers):
 
     make run-scaled                            # in another terminal
-    DATABASE_URL=postgres://euchre@127.0.0.1:5440/euchre .venv/bin/python -m tests.load.live \
+    DATABASE_URL=postgres://euchre@127.0.0.1:5440/euchre .venv/bin/python -m benchmarks.live \
         --url http://127.0.0.1:8000,http://127.0.0.1:8001 --tables 100 --seconds 300
 
 For each table it creates three players and one spectator (`load-<run>-...`),
@@ -799,8 +799,8 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
         await asyncio.sleep(args.warmup)
 
         table_ids = [s.table_id for s in setups]
-        cpu = CpuSampler(Path(__file__).resolve().parents[2])  # every 10 s
-        cpu_window = CpuSampler(Path(__file__).resolve().parents[2])  # the whole window
+        cpu = CpuSampler(Path(__file__).resolve().parents[1])  # every 10 s
+        cpu_window = CpuSampler(Path(__file__).resolve().parents[1])  # the whole window
         at_start = await orm(game_versions, table_ids)
         stats.t0 = now_ms()
         start = time.monotonic()
@@ -973,7 +973,7 @@ def check_site(url: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m tests.load.live",
+        prog="python -m benchmarks.live",
         description="Live load benchmark against the processes of `make run`.",
     )
     p.add_argument("--tables", type=int, default=10, help="concurrent tables (default 10)")
