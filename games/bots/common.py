@@ -24,6 +24,7 @@ from games.engine.cards import (
     SUITS,
     cards_of,
 )
+from games.engine.rules import next_seat
 
 Action = dict[str, Any]
 
@@ -207,10 +208,7 @@ class Knowledge:
 
     def next_seat(self, s: int) -> int:
         """The next active seat clockwise."""
-        n = (s + 1) % 3
-        if n == self.sitting_out:
-            n = (n + 1) % 3
-        return n
+        return next_seat(s, self.sitting_out)
 
     def is_defender(self, s: int) -> bool:
         return self.maker is not None and s != self.maker

@@ -51,9 +51,12 @@ from .rules import (
     Rules,
     RulesDict,
     check_target,
+    game_winner,
     hand_points,
+    next_seat,
     opening_lead,
 )
+from .sampled import state_from_deal
 from .views import ActionDict, DealDict, HandView, Refusal, TrickDict, view
 
 __all__ = [
@@ -94,18 +97,21 @@ __all__ = [
     "game_start_hand",
     "game_to_record",
     "game_view",
+    "game_winner",
     "hand_from_record",
     "hand_points",
     "hand_to_record",
     "legal_actions",
     "new_game",
     "new_hand",
+    "next_seat",
     "opening_lead",
     "points",
     "replay",
     "replay_game",
     "replay_hand",
     "result",
+    "state_from_deal",
     "suit_name",
     "trick_winner",
     "verify",

@@ -146,6 +146,24 @@ def hand_points(
     return pts
 
 
+def next_seat(seat: int, sitting_out: int | None = None) -> int:
+    """The next seat clockwise that plays, skipping the defender sitting out."""
+    n = (seat + 1) % 3
+    return (n + 1) % 3 if n == sitting_out else n
+
+
+def game_winner(scores: tuple[int, int, int], target: int, last: bool = False) -> int | None:
+    """The game's end and its tie rule (docs/rules.md "Goal"): the winner, or
+    None to play on. The game ends after a hand in which exactly one player
+    has the highest score and it is at or above the target; after the `last`
+    hand of a hand limit the strictly highest score wins whatever the target,
+    and a tie at the top leaves the game without a winner."""
+    top = max(scores)
+    if (top >= target or last) and scores.count(top) == 1:
+        return scores.index(top)
+    return None
+
+
 def opening_lead(
     dealer: int, maker: int, alone: tuple[int, ...] | list[int], sitting_out: int | None
 ) -> int:

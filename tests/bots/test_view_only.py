@@ -27,7 +27,7 @@ def test_importing_the_bots_does_not_import_django() -> None:
 
 
 # The engine's rules that need no state, which the bots share instead of copying.
-STATELESS_RULES = {"hand_points", "opening_lead"}
+STATELESS_RULES = {"hand_points", "opening_lead", "next_seat", "game_winner"}
 
 
 def test_players_use_no_engine_function_that_takes_a_full_state() -> None:
