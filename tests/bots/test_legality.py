@@ -102,7 +102,7 @@ def test_an_unknown_level_is_refused() -> None:
     state = new_hand(Rules(), 0, random.Random(1))
     with pytest.raises(
         ValueError,
-        match=r"^unknown bot level 'grandmaster'; choose one of easy, medium, hard, expert, hard_v1$",
+        match=r"^unknown bot level 'grandmaster'; choose one of easy, medium, hard, expert$",
     ):
         choose_action("grandmaster", view(state, 1), random.Random(1))
 
