@@ -66,7 +66,7 @@ def choose_action(
         a = medium.decide(k, rng)
     else:
         a = hard.decide(k, rng, budget_ms, expert=level == "expert", capped=capped)
-    return dict(a)
+    return a
 
 
 def analyse(

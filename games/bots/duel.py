@@ -54,7 +54,7 @@ PARTS = ("bidding", "maker's choice", "defending alone", "play")
 class Played:
     """One play of a deal: the hero's decisions (phase, action) and its value."""
 
-    decisions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    decisions: list[tuple[str, Action]] = field(default_factory=list)
     value: float = 0.0
     times: list[float] = field(default_factory=list)
 
@@ -84,14 +84,14 @@ def play_deal(
         level = hero_level if seat == hero else field_level
         t0 = time.perf_counter()
         if revision.parse(level) is not None:
-            a = revision.bot(level).choose(keys[seat], v)
+            a = Action.from_dict(revision.bot(level).choose(keys[seat], v))
         else:
             a = choose_action(level, v, rngs[seat])
         if seat == hero:
-            if len(hv["legal_actions"]) > 1 or a["type"] == "dummy":
+            if len(hv["legal_actions"]) > 1 or a.type == "dummy":
                 out.times.append(time.perf_counter() - t0)
             out.decisions.append((PHASES.get(hv["phase"] or "", "play"), a))
-        state = apply(state, Action.from_dict(a))
+        state = apply(state, a)
     pts = result(state)["points"]
     others = [s for s in range(3) if s != hero]
     out.value = pts[hero] - (pts[others[0]] + pts[others[1]]) / 2

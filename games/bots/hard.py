@@ -28,7 +28,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import Action as EAction
 from games.engine import (
     EngineError,
     HandState,
@@ -39,12 +38,22 @@ from games.engine import (
     state_from_deal,
 )
 from games.engine import actions as A
-from games.engine.cards import CARD_INDEX, CARD_STRS, JOKER, SUIT_INDEX, SUIT_MASK, SUITS, cards_of
+from games.engine.cards import CARD_INDEX, CARD_STRS, JOKER, SUIT_INDEX, SUIT_MASK, cards_of
 from games.engine.rules import hand_points
 
 from . import heuristics as H
 from . import medium
-from .common import ORDER, Action, Knowledge, find, legal_cards, mask, trump_count
+from .common import (
+    ORDER,
+    Action,
+    Knowledge,
+    find,
+    keep_action,
+    legal_cards,
+    mask,
+    play_action,
+    trump_count,
+)
 from .solver import Solver
 from .winprob import chances
 
@@ -305,7 +314,7 @@ def _rank_play(
     assert k.trump is not None and k.maker is not None
     legal = legal_cards(k)
     moves = _distinct_moves(k, legal)
-    tallies = [Tally({"seat": k.seat, "type": "play", "card": CARD_STRS[c]}) for c in moves]
+    tallies = [Tally(play_action(k.seat, c)) for c in moves]
     if len(moves) <= 1:
         return tallies
     maker = k.maker
@@ -513,7 +522,7 @@ def _filled(k: Knowledge, discard: int | None, keep: int | None) -> list[dict[st
     return out
 
 
-def _bid_events(k: Knowledge) -> list[tuple[int, Phase, Action]]:
+def _bid_events(k: Knowledge) -> list[tuple[int, Phase, dict[str, Any]]]:
     """The other seats' bids so far, each with the phase the engine was in
     when it was made: the view's bids replayed on any deal with its up card
     (bids do not depend on the hidden cards)."""
@@ -533,7 +542,7 @@ def _bid_events(k: Knowledge) -> list[tuple[int, Phase, Action]]:
     )
     events = []
     for a in bids:
-        act = EAction.from_dict(a)
+        act = Action.from_dict(a)
         if act.seat != k.seat and act.type != "joker_suit":
             events.append((act.seat, state.phase, a))
         state = apply(state, act)
@@ -576,7 +585,7 @@ def _bid_weight(k: Knowledge) -> Any:
     return w
 
 
-def _finish(k: Knowledge, w: World, first: EAction) -> float:
+def _finish(k: Knowledge, w: World, first: Action) -> float:
     """Play the hand out from the sampled state with `first` as this seat's
     action: the engine applies every decision, the rule-based policy makes
     the others' (and this seat's later ones), the solver plays the cards."""
@@ -602,7 +611,7 @@ def _finish(k: Knowledge, w: World, first: EAction) -> float:
     return utility(pts, k.seat, k.scores, k.target)
 
 
-def _policy(k: Knowledge, w: World, state: HandState) -> EAction:
+def _policy(k: Knowledge, w: World, state: HandState) -> Action:
     """The rule-based choice for the seat to act in the sampled deal."""
     s = state.to_act
     assert s is not None
@@ -637,7 +646,7 @@ def _policy(k: Knowledge, w: World, state: HandState) -> EAction:
         return A.DUMMY[s]
     if ph is Phase.DUMMY_KEEP:
         keep = H.quick_five(h | w.dummy, trump)
-        return EAction(s, "dummy", keep=tuple(CARD_STRS[c] for c in cards_of(keep)))
+        return Action(s, "dummy", keep=tuple(CARD_STRS[c] for c in cards_of(keep)))
     if ph is Phase.DEFENDER_ALONE:
         if ctx.loner_ok and H.hand_value(h, trump) >= H.DEFEND_ALONE:
             return A.ALONE[s]
@@ -676,10 +685,7 @@ def _keep_candidates(k: Knowledge, n: int = 6) -> list[Action]:
             m |= 1 << c
         scored.append((H.hand_value(m, k.trump), m))
     scored.sort(key=lambda x: -x[0])
-    return [
-        {"seat": k.seat, "type": "dummy", "keep": [CARD_STRS[c] for c in cards_of(m)]}
-        for _, m in scored[:n]
-    ]
+    return [keep_action(k.seat, m) for _, m in scored[:n]]
 
 
 def _rank_bid(
@@ -690,7 +696,6 @@ def _rank_bid(
     if len(cands) <= 1:
         return tallies
     rules = _rules(k)
-    firsts = [EAction.from_dict(a) for a in cands]
 
     def one(world_rng: random.Random) -> list[float] | None:
         w = _bid_world(k, world_rng, rules)
@@ -698,7 +703,7 @@ def _rank_bid(
             return None
         seed = world_rng.getrandbits(32)
         out = []
-        for a in firsts:
+        for a in cands:
             w.rng = random.Random(seed)
             out.append(_finish(k, w, a))
         return out
@@ -717,10 +722,10 @@ def _rank_bid(
 def _call_suit(k: Knowledge, a: Action) -> int | None:
     """The suit a call makes trump, when the caller holds at least two of it
     (the up card included for the dealer): the calls the bonus is for."""
-    if a["type"] == "order":
+    if a.type == "order":
         suit = k.up_suit
-    elif a["type"] == "name":
-        suit = SUITS.index(a["suit"])
+    elif a.type == "name" and a.suit is not None:
+        suit = SUIT_INDEX[a.suit]
     else:
         return None
     if suit is None:
@@ -769,7 +774,7 @@ DEFENDER_ALONE_MARGIN = 0.5
 
 def _best(tallies: list[Tally], phase: str) -> Tally:
     def key(t: Tally) -> float:
-        if t.action.get("type") != "alone":
+        if t.action.type != "alone":
             return t.mean
         return t.mean - (MAKER_ALONE_MARGIN if phase == "maker_choice" else DEFENDER_ALONE_MARGIN)
 
@@ -783,15 +788,19 @@ def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> l
     elif not k.legal:
         return []
     elif len(k.legal) == 1:
-        return [{"action": dict(k.legal[0]), "score": 0.0, "share": 1.0}]
+        return [{"action": k.legal[0].to_dict(), "score": 0.0, "share": 1.0}]
     else:
         tallies = _rank(k, rng, budget_ms, False) if k.phase != "joker_suit" else []
     if not tallies:
         a = medium.decide(k, rng)
-        return [{"action": dict(a), "score": 0.0, "share": 1.0}]
+        return [{"action": a.to_dict(), "score": 0.0, "share": 1.0}]
     n = max(t.n for t in tallies) or 1
     out = [
-        {"action": dict(t.action), "score": round(t.mean, 4) if t.n else 0.0, "share": t.best / n}
+        {
+            "action": t.action.to_dict(),
+            "score": round(t.mean, 4) if t.n else 0.0,
+            "share": t.best / n,
+        }
         for t in sorted(tallies, key=lambda t: -t.mean)
     ]
     return out

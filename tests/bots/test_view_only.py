@@ -22,7 +22,6 @@ import pytest
 from games.bots import LEVELS, choose_action
 from games.bots.common import Knowledge
 from games.engine import (
-    Action,
     GameView,
     HandState,
     RecordError,
@@ -88,7 +87,7 @@ def _decisions(n_hands: int, seed: int) -> list[tuple[HandState, GameView]]:
         while (state := game.current) is not None:
             v = game_view(game, state.to_act)
             out.append((state, v))
-            game = game_apply(game, Action.from_dict(choose_action("medium", v, rng)))
+            game = game_apply(game, choose_action("medium", v, rng))
     return out
 
 
@@ -237,4 +236,4 @@ def test_a_plain_hand_view_without_scores_works() -> None:
     v = view(state, 1)
     assert "scores" not in v
     for level in LEVELS:
-        assert choose_action(level, v, random.Random(1)) in v["legal_actions"]
+        assert choose_action(level, v, random.Random(1)).to_dict() in v["legal_actions"]
