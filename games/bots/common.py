@@ -126,7 +126,8 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
-        """Read a seat's view (hand view or game view)."""
+        """Read a seat's view (hand view or game view). Fields left out take
+        their value at the start of a hand (tests build partial views)."""
         rules = view.get("rules") or {}
         deck = str(rules.get("deck", "24"))
         trump_s = view.get("trump")
