@@ -8,9 +8,12 @@ scores every candidate action:
 
 - in the play, by solving the rest of the hand double-dummy (`solver.Solver`)
   after the candidate card;
-- before the play (bids, pick-up, discard, alone, keep-five), by finishing the
-  auction and the exchange with the rule-based policy for every later decision
-  and then solving the play.
+- before the play (bids, pick-up, discard, alone, keep-five), by making the
+  sampled deal the engine's state of the hand (`engine.state_from_deal`, the
+  hidden parts of the history sampled too), applying the candidate, letting
+  the rule-based policy decide every later call of the auction and the
+  engine apply it (`apply`, `legal_actions`: its rules, not a copy), and
+  then solving the play.
 
 An outcome is valued by how much it changes this seat's chance of winning
 the game (`winprob`: the target, the tie rule, the others' scores), and a
