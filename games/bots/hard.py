@@ -70,7 +70,7 @@ CAP_MS = 700.0
 # Making trump with two trumps or more is worth this much more than the
 # simulation says: it finishes the hand with a quick keep-five and the
 # rule-based auction, which undervalue the maker's hand. Chosen with the duel
-# tool (README: 0, 0.3, 0.6 and 1.0 against hard_v1 over the same 300 deals).
+# tool (0, 0.3, 0.6 and 1.0 against the previous hard bot over the same 300 deals).
 CALL_BONUS = 0.6
 # The expert level: the same method with this many times the samples, and
 # its own cap (at most 2 s a decision).

@@ -38,7 +38,8 @@ for line in sys.stdin:
     if rng is None:
         rng = rngs[q["key"]] = random.Random(q["key"])
     a = bots.choose_action(q["level"], q["view"], rng)
-    print(json.dumps(dict(a)), flush=True)
+    # An engine Action since issue 23, a dict before.
+    print(json.dumps(a.to_dict() if hasattr(a, "to_dict") else dict(a)), flush=True)
 """
 
 
