@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from games.bots import hard
+from games.bots.common import Knowledge
 from games.engine import (
     IllegalAction,
     MalformedAction,
@@ -61,3 +63,31 @@ def test_a_deal_that_is_not_the_deck_once_or_a_history_that_does_not_fit_is_refu
         state_from_deal(Rules(), 0, hands, dummy, kitty, [{"seat": seat, "type": "pass"}]).to_act
         == 2
     )
+
+
+@pytest.mark.parametrize("rules", ALL_RULES[::2], ids=lambda r: f"{r.deck}-{r.stick_the_dealer:d}")
+def test_the_hard_bots_sampled_deals_fit_what_its_seat_saw(rules: Rules) -> None:
+    """Before the play, every deal the hard bot samples (hidden discard and
+    keep included) replays the view's history on the engine to the same
+    phase, seat to act and hand of that seat, and every candidate plays out."""
+    rng = random.Random(5)
+    sampled = 0
+    for h in range(8):
+        state = new_hand(rules, h % 3, rng)
+        while not state.over and state.phase.value != "play":
+            seat = state.to_act
+            assert seat is not None
+            k = Knowledge.from_view(view(state, seat))
+            if state.phase.value != "joker_suit":
+                w = hard._bid_world(k, random.Random(h), hard._rules(k))
+                assert w is not None
+                got = w.state
+                assert (got.phase, got.to_act) == (state.phase, state.to_act)
+                assert got.hand_of(seat) == state.hand_of(seat)
+                cands = k.legal if state.phase.value != "dummy_keep" else hard._keep_candidates(k)
+                for a in cands:
+                    hard._finish(k, w, a)
+                sampled += 1
+            acts = legal_actions(state)
+            state = apply(state, acts[rng.randrange(len(acts))])
+    assert sampled > 20
