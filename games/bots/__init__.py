@@ -65,7 +65,7 @@ def choose_action(
     elif level == "medium":
         a = medium.decide(k, rng)
     else:
-        a = hard.decide(k, rng, budget_ms, expert=level == "expert", capped=capped)
+        a = hard.decide(k, rng, budget_ms, hard.SEARCH_LEVELS[level], capped=capped)
     return a
 
 

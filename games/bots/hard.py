@@ -82,6 +82,27 @@ EXPERT_CAP_MS = 1900.0
 WIN_SCALE = 12.8
 
 
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level of the search bot: a frozen configuration of the one search.
+
+    `scale` multiplies the sample budgets (PLAY_SAMPLES, BID_SAMPLES),
+    `long_cap` picks the wall-time cap (EXPERT_CAP_MS, else CAP_MS), and
+    `call_bonus` is the bonus of a call with two trumps or more. The budgets
+    and caps are read at each decision, so the duel tool and the tests may
+    set them."""
+
+    scale: int = 1
+    long_cap: bool = False
+    call_bonus: float = CALL_BONUS
+
+
+HARD = Level()
+EXPERT = Level(scale=EXPERT_SCALE, long_cap=True)
+# The player-facing levels this search plays (games.bots.LEVELS lists them all).
+SEARCH_LEVELS = {"hard": HARD, "expert": EXPERT}
+
+
 @dataclass(slots=True)
 class Tally:
     """Running statistics of one candidate action."""
@@ -312,7 +333,7 @@ def _play_world(k: Knowledge, rng: random.Random) -> list[int] | None:
 
 
 def _rank_play(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+    k: Knowledge, rng: random.Random, budget_ms: int | None, level: Level, capped: bool = True
 ) -> list[Tally]:
     assert k.trump is not None and k.maker is not None
     legal = legal_cards(k)
@@ -342,7 +363,7 @@ def _rank_play(
             values[solve_bucket(solver, hands, k.seat, k.trick, won, def_alone, c)] for c in moves
         ]
 
-    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, expert, capped)
+    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, level, capped)
     # A tie in the search is broken by the rule-based choice.
     pref = medium.choose_card(k)
     for t, c in zip(tallies, moves, strict=True):
@@ -362,16 +383,16 @@ def _run(
     rng: random.Random,
     budget_ms: int | None,
     max_samples: int,
-    expert: bool,
+    level: Level,
     capped: bool = True,
 ) -> None:
     """Sample worlds until the budget is spent or one action is clearly best.
     Without a budget, `capped` stops a decision at CAP_MS of wall time; not
     capped, the samples alone decide, so the choice follows the rng only."""
     start = time.perf_counter()
-    cap = (EXPERT_CAP_MS if expert else CAP_MS) if capped else math.inf
+    cap = (EXPERT_CAP_MS if level.long_cap else CAP_MS) if capped else math.inf
     limit = (budget_ms if budget_ms is not None else cap) / 1000.0
-    n_max = max_samples * (EXPERT_SCALE if expert else 1) if budget_ms is None else 10_000
+    n_max = max_samples * level.scale if budget_ms is None else 10_000
     n = 0
     fails = 0
     while n < n_max:
@@ -692,7 +713,7 @@ def _keep_candidates(k: Knowledge, n: int = 6) -> list[Action]:
 
 
 def _rank_bid(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+    k: Knowledge, rng: random.Random, budget_ms: int | None, level: Level, capped: bool = True
 ) -> list[Tally]:
     cands = _bid_candidates(k)
     tallies = [Tally(a) for a in cands]
@@ -711,10 +732,10 @@ def _rank_bid(
             out.append(_finish(k, w, a))
         return out
 
-    _run(tallies, one, rng, budget_ms, BID_SAMPLES, expert, capped)
+    _run(tallies, one, rng, budget_ms, BID_SAMPLES, level, capped)
     for t in tallies:
         if _call_suit(k, t.action) is not None:
-            t.total += CALL_BONUS * t.n
+            t.total += level.call_bonus * t.n
     pref = medium.decide(k, random.Random(0))
     for t in tallies:
         if t.action == pref:
@@ -741,28 +762,28 @@ def _call_suit(k: Knowledge, a: Action) -> int | None:
 
 
 def _rank(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+    k: Knowledge, rng: random.Random, budget_ms: int | None, level: Level, capped: bool = True
 ) -> list[Tally]:
     if k.phase == "play":
-        return _rank_play(k, rng, budget_ms, expert, capped)
-    return _rank_bid(k, rng, budget_ms, expert, capped)
+        return _rank_play(k, rng, budget_ms, level, capped)
+    return _rank_bid(k, rng, budget_ms, level, capped)
 
 
 def decide(
     k: Knowledge,
     rng: random.Random,
     budget_ms: int | None = None,
-    expert: bool = False,
+    level: Level = HARD,
     *,
     capped: bool = True,
 ) -> Action:
-    """The hard bot's action (the expert's: more samples, a longer cap);
-    `capped=False` lifts the wall-time cap (see `_run`)."""
+    """The search's action at this level (the expert's: more samples, a
+    longer cap); `capped=False` lifts the wall-time cap (see `_run`)."""
     if len(k.legal) == 1 and k.phase != "dummy_keep":
         return k.legal[0]
     if k.phase == "joker_suit":
         return medium.decide(k, rng)
-    tallies = _rank(k, rng, budget_ms, expert, capped)
+    tallies = _rank(k, rng, budget_ms, level, capped)
     if not tallies:
         return medium.decide(k, rng)
     return _best(tallies, k.phase).action
@@ -787,13 +808,13 @@ def _best(tallies: list[Tally], phase: str) -> Tally:
 def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
     """Every candidate action with its mean value and the share of samples it was best."""
     if k.phase == "dummy_keep":
-        tallies = _rank(k, rng, budget_ms, False)
+        tallies = _rank(k, rng, budget_ms, HARD)
     elif not k.legal:
         return []
     elif len(k.legal) == 1:
         return [{"action": k.legal[0].to_dict(), "score": 0.0, "share": 1.0}]
     else:
-        tallies = _rank(k, rng, budget_ms, False) if k.phase != "joker_suit" else []
+        tallies = _rank(k, rng, budget_ms, HARD) if k.phase != "joker_suit" else []
     if not tallies:
         a = medium.decide(k, rng)
         return [{"action": a.to_dict(), "score": 0.0, "share": 1.0}]
