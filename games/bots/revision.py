@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import io
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -90,10 +91,12 @@ class RevisionBot:
         return got
 
     def close(self) -> None:
+        """End the child and remove its copy of the revision."""
         if self.proc.poll() is None:
             assert self.proc.stdin is not None
             self.proc.stdin.close()
             self.proc.wait(timeout=10)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 _BOTS: dict[str, RevisionBot] = {}
