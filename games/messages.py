@@ -197,7 +197,7 @@ def _sentence(code: str, p: dict[str, Any]) -> str | None:
         case ErrorCode.NO_HAND:
             # Translators: refusal: there is no hand being played to make a move in.
             return _("No hand is in progress.")
-        case ErrorCode.BAD_RECORD | ErrorCode.BAD_HAND_LIMIT:
+        case ErrorCode.BAD_RECORD | ErrorCode.BAD_HAND_LIMIT | ErrorCode.BAD_DEAL:
             # Translators: refusal: a game record (a file of the game's moves) that does not replay by the rules.
             return _("That game record does not follow the rules.")
         case ErrorCode.INVALID:

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 def bot_action(
     level: str, view: engine.GameView, rng: random.Random, *, capped: bool = True
-) -> dict[str, Any]:
+) -> engine.Action:
     """Ask the seat's bot for one of the view's legal actions (`capped`: see
     games.bots.choose_action)."""
     return bots.choose_action(level, view, rng, capped=capped)
@@ -92,9 +92,9 @@ def _decide(game: Game, seat: Seat, level: str) -> dict[str, Any]:
         rng = fixed_rng(
             game.bot_seed, len(state.hands) - 1, seat.position, len(state.current.actions)
         )
-        action = bot_action(level, view, rng, capped=False)
+        action = bot_action(level, view, rng, capped=False).to_dict()
     else:
-        action = bot_action(level, view, random.Random(secrets.randbits(64)))
+        action = bot_action(level, view, random.Random(secrets.randbits(64))).to_dict()
     action.pop("seat", None)  # the actor's seat: game_act takes the move without it
     return action
 

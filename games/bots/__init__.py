@@ -9,8 +9,8 @@ plus an explicit `random.Random`.
 
 Levels (`LEVELS`, offered to players): easy, medium, hard (search, quick
 enough for live play) and expert (the hard bot's method with four times the
-samples, at most 2 s a decision). `hard_v1`, the hard bot of 2026-12-01, is
-kept for the duel and match tools only.
+samples, at most 2 s a decision). Earlier bots are measured from git, not
+kept as forks: `python -m games.bots.duel --b git:<rev>` (games.bots.revision).
 
 The action is one of `view["legal_actions"]`. The maker's dummy choice is
 two engine phases, as for a person: at `maker_choice` the bot returns `alone`
@@ -32,12 +32,12 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from . import easy, hard, hard_v1, medium
+from . import easy, hard, medium
 from .common import Action, Knowledge
 
 LEVELS = ("easy", "medium", "hard", "expert")  # offered to players
-# hard_v1: the hard bot of 2026-12-01, kept to measure changes against (duel, match).
-ALL_LEVELS = (*LEVELS, "hard_v1")
+# Every level there is: only the player-facing ones (a level is a configuration of a bot).
+ALL_LEVELS = LEVELS
 
 __all__ = ["ALL_LEVELS", "LEVELS", "analyse", "choose_action"]
 
@@ -64,11 +64,9 @@ def choose_action(
         a = easy.decide(k, rng)
     elif level == "medium":
         a = medium.decide(k, rng)
-    elif level == "hard_v1":
-        a = hard_v1.decide(k, rng, budget_ms)
     else:
-        a = hard.decide(k, rng, budget_ms, expert=level == "expert", capped=capped)
-    return dict(a)
+        a = hard.decide(k, rng, budget_ms, hard.SEARCH_LEVELS[level], capped=capped)
+    return a
 
 
 def analyse(

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.actions import Action
 from games.engine.cards import (
     CARD_INDEX,
     CARD_STRS,
@@ -24,8 +25,7 @@ from games.engine.cards import (
     SUITS,
     cards_of,
 )
-
-Action = dict[str, Any]
+from games.engine.rules import next_seat
 
 
 def _by_strength(t: int, s: int) -> tuple[int, ...]:
@@ -115,7 +115,7 @@ class Knowledge:
     leader: int | None
     tricks_won: list[int]
     hand_counts: list[int]
-    history: list[Action]
+    history: list[dict[str, Any]]  # the view's public actions (hidden fields left out)
     legal: list[Action]
     scores: list[int]
     target: int
@@ -126,7 +126,8 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
-        """Read a seat's view (hand view or game view)."""
+        """Read a seat's view (hand view or game view). Fields left out take
+        their value at the start of a hand (tests build partial views)."""
         rules = view.get("rules") or {}
         deck = str(rules.get("deck", "24"))
         trump_s = view.get("trump")
@@ -173,7 +174,7 @@ class Knowledge:
             tricks_won=list(view.get("tricks_won") or [0, 0, 0]),
             hand_counts=list(view.get("hand_counts") or [5, 5, 5]),
             history=list(view.get("history") or []),
-            legal=list(view.get("legal_actions") or []),
+            legal=[Action.from_dict(a) for a in view["legal_actions"] or ()],
             scores=list(scores) if isinstance(scores, list) and len(scores) == 3 else [0, 0, 0],
             target=int(target) if isinstance(target, int) else 10,
             exchange=mask(view.get("exchange")),
@@ -207,10 +208,7 @@ class Knowledge:
 
     def next_seat(self, s: int) -> int:
         """The next active seat clockwise."""
-        n = (s + 1) % 3
-        if n == self.sitting_out:
-            n = (n + 1) % 3
-        return n
+        return next_seat(s, self.sitting_out)
 
     def is_defender(self, s: int) -> bool:
         return self.maker is not None and s != self.maker
@@ -259,22 +257,27 @@ class Knowledge:
 
 
 def play_action(seat: int, c: int) -> Action:
-    return {"seat": seat, "type": "play", "card": CARD_STRS[c]}
+    return Action(seat, "play", card=CARD_STRS[c])
+
+
+def keep_action(seat: int, keep: int) -> Action:
+    """The maker's five cards to keep, from a mask."""
+    return Action(seat, "dummy", keep=tuple(CARD_STRS[c] for c in cards_of(keep)))
 
 
 def legal_cards(k: Knowledge) -> int:
     """Mask of the cards among the legal plays."""
     m = 0
     for a in k.legal:
-        if a["type"] == "play":
-            m |= 1 << CARD_INDEX[a["card"]]
+        if a.type == "play" and a.card is not None:
+            m |= 1 << CARD_INDEX[a.card]
     return m
 
 
 def find(legal: list[Action], type_: str, **fields: Any) -> Action | None:
     """The legal action of this type (and fields), if any."""
     for a in legal:
-        if a["type"] == type_ and all(a.get(f) == v for f, v in fields.items()):
+        if a.type == type_ and all(getattr(a, f) == v for f, v in fields.items()):
             return a
     return None
 
@@ -294,6 +297,7 @@ __all__ = [
     "find",
     "highest",
     "is_boss",
+    "keep_action",
     "legal_cards",
     "lowest",
     "mask",

@@ -1,6 +1,9 @@
 """Same-deals duel: how much better one bot decides than another, hand by hand.
 
-    python -m games.bots.duel --a hard --b hard_v1 --deals 1000 --seed 1
+    python -m games.bots.duel --a hard --b git:c00a88c --deals 300 --seed 1
+
+A bot is a level (easy, medium, hard, expert) or `git:<rev>[:<level>]`, the
+bot of that git revision (hard unless named; `games.bots.revision` runs it).
 
 Deal i is played twice from the same cards and the same scores, with the
 hero at seat i % 3 and the dealer at (i // 3) % 3: once with the hero's
@@ -32,7 +35,7 @@ from typing import Any
 
 from games.engine import Action, Rules, apply, new_hand, result, view
 
-from . import ALL_LEVELS, choose_action, hard, hard_v1
+from . import LEVELS, choose_action, hard, revision
 
 PHASES = {
     "joker_suit": "bidding",
@@ -51,7 +54,7 @@ PARTS = ("bidding", "maker's choice", "defending alone", "play")
 class Played:
     """One play of a deal: the hero's decisions (phase, action) and its value."""
 
-    decisions: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    decisions: list[tuple[str, Action]] = field(default_factory=list)
     value: float = 0.0
     times: list[float] = field(default_factory=list)
 
@@ -71,7 +74,8 @@ def play_deal(
     deal_rng = random.Random(f"duel-deal-{seed}-{i}")
     scores = _scores(deal_rng, target)
     state = new_hand(rules, dealer, deal_rng)
-    rngs = [random.Random(f"duel-bot-{seed}-{i}-{s}") for s in range(3)]
+    keys = [f"duel-bot-{seed}-{i}-{s}" for s in range(3)]
+    rngs = [random.Random(key) for key in keys]
     out = Played()
     while state.to_act is not None:
         seat = state.to_act
@@ -79,12 +83,15 @@ def play_deal(
         v: dict[str, Any] = {**hv, "scores": scores, "target": target}
         level = hero_level if seat == hero else field_level
         t0 = time.perf_counter()
-        a = choose_action(level, v, rngs[seat])
+        if revision.parse(level) is not None:
+            a = Action.from_dict(revision.bot(level).choose(keys[seat], v))
+        else:
+            a = choose_action(level, v, rngs[seat])
         if seat == hero:
-            if len(hv["legal_actions"]) > 1 or a["type"] == "dummy":
+            if len(hv["legal_actions"]) > 1 or a.type == "dummy":
                 out.times.append(time.perf_counter() - t0)
             out.decisions.append((PHASES.get(hv["phase"] or "", "play"), a))
-        state = apply(state, Action.from_dict(a))
+        state = apply(state, a)
     pts = result(state)["points"]
     others = [s for s in range(3) if s != hero]
     out.value = pts[hero] - (pts[others[0]] + pts[others[1]]) / 2
@@ -118,7 +125,7 @@ def compare(
 def _lift_caps() -> None:
     """No wall-time cap on a decision: each bot takes its sample budget, so
     the figures follow the seed, not the machine's load."""
-    hard.CAP_MS = hard.EXPERT_CAP_MS = hard_v1.CAP_MS = math.inf
+    hard.CAP_MS = hard.EXPERT_CAP_MS = math.inf
 
 
 def _job(args: tuple[int, str, str, str, int, dict[str, Any], int]) -> Compared:
@@ -171,14 +178,28 @@ def report(results: list[Compared], a: str, b: str) -> str:
     return "\n".join(lines)
 
 
+def _bot(spec: str) -> str:
+    if spec in LEVELS or revision.parse(spec) is not None:
+        return spec
+    raise argparse.ArgumentTypeError(f"{spec!r} is not one of {', '.join(LEVELS)} or git:<rev>")
+
+
+def _level(spec: str) -> str:
+    parsed = revision.parse(spec)
+    return spec if parsed is None else parsed[1]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m games.bots.duel", description=__doc__.split("\n")[0]
     )
-    p.add_argument("--a", choices=ALL_LEVELS, default="hard")
-    p.add_argument("--b", choices=ALL_LEVELS, default="hard_v1")
+    p.add_argument("--a", type=_bot, default="hard", help="a level or git:<rev>[:<level>]")
+    p.add_argument("--b", type=_bot, default="git:c00a88c", help="as --a (default: git:c00a88c)")
     p.add_argument(
-        "--field", choices=ALL_LEVELS, default=None, help="the other two seats (default: B)"
+        "--field",
+        choices=LEVELS,
+        default=None,
+        help="the other two seats (default: B's level)",
     )
     p.add_argument("--deals", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
@@ -190,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--deals and --procs must be at least 1")
     rules = Rules(deck=args.deck).to_dict()
     jobs = [
-        (i, args.a, args.b, args.field or args.b, args.seed, rules, args.target)
+        (i, args.a, args.b, args.field or _level(args.b), args.seed, rules, args.target)
         for i in range(args.deals)
     ]
     results: list[Compared] = []

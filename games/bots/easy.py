@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from games.engine.cards import CARD_STRS, EFF_SUIT, POWER, SUIT_MASK, SUITS, cards_of
+from games.engine.cards import CARD_STRS, EFF_SUIT, POWER, SUIT_INDEX, SUIT_MASK, SUITS, cards_of
 
 from . import heuristics as H
-from .common import Action, Knowledge, find, legal_cards, play_action
+from .common import Action, Knowledge, find, keep_action, legal_cards, play_action
 
 MISTAKE = 0.1
 
@@ -35,7 +35,7 @@ def decide(k: Knowledge, rng: random.Random) -> Action:
     if k.phase == "dummy_keep":
         assert k.trump is not None
         keep = H.quick_five(k.exchange, k.trump)
-        return {"seat": k.seat, "type": "dummy", "keep": [CARD_STRS[c] for c in cards_of(keep)]}
+        return keep_action(k.seat, keep)
     if len(legal) == 1:
         return legal[0]
     ph = k.phase
@@ -50,9 +50,9 @@ def decide(k: Knowledge, rng: random.Random) -> Action:
             return find(legal, "order") or legal[0]
         return find(legal, "pass") or legal[0]
     if ph == "bid2":
-        options = [a for a in legal if a["type"] == "name"]
-        best = max(options, key=lambda a: _trumps(k.hand, SUITS.index(a["suit"])))
-        if _wants(k.hand, SUITS.index(best["suit"])) or not find(legal, "pass"):
+        options = [a for a in legal if a.type == "name" and a.suit is not None]
+        best = max(options, key=lambda a: _trumps(k.hand, SUIT_INDEX[a.suit]))  # type: ignore[index]
+        if _wants(k.hand, SUIT_INDEX[best.suit]) or not find(legal, "pass"):  # type: ignore[index]
             return best
         return find(legal, "pass") or legal[0]
     if ph == "dealer_pickup":

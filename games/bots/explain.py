@@ -18,6 +18,7 @@ from games.engine.cards import (
     EFF_SUIT,
     JOKER,
     POWER,
+    SUIT_INDEX,
     SUIT_MASK,
     SUITS,
 )
@@ -28,15 +29,17 @@ from .heuristics import hand_value
 Reason = tuple[str, dict[str, Any]]
 
 
-def reasons(view: Mapping[str, Any], action: Action) -> list[Reason]:
-    """The facts behind `action` for the seat of `view` (which must be the
-    seat to act, and `action` one of its legal actions)."""
+def reasons(view: Mapping[str, Any], action: Action | Mapping[str, Any]) -> list[Reason]:
+    """The facts behind `action` (an engine Action, or its JSON form) for the
+    seat of `view` (which must be the seat to act, and `action` one of its
+    legal actions)."""
     k = Knowledge.from_view(view)
-    kind = action["type"]
-    if kind == "play":
-        return _play(k, CARD_INDEX[action["card"]])
+    act = action if isinstance(action, Action) else Action.from_dict(dict(action))
+    kind = act.type
+    if kind == "play" and act.card is not None:
+        return _play(k, CARD_INDEX[act.card])
     if kind in ("order", "name"):
-        suit = SUITS.index(action["suit"]) if kind == "name" else k.up_suit
+        suit = SUIT_INDEX[act.suit] if kind == "name" and act.suit is not None else k.up_suit
         assert suit is not None
         hand = k.hand | (1 << k.up_card if k.seat == k.dealer and k.up_card is not None else 0)
         return [("make", _holding(hand, suit))]
@@ -45,14 +48,15 @@ def reasons(view: Mapping[str, Any], action: Action) -> list[Reason]:
     if kind == "pickup":
         assert k.up_card is not None
         out: list[Reason] = [("pickup", {"card": CARD_STRS[k.up_card]})]
-        if "discard" in action:
-            out.append(_discard(k, CARD_INDEX[action["discard"]]))
+        if act.discard is not None:
+            out.append(_discard(k, CARD_INDEX[act.discard]))
         return out
     if kind == "leave":
         assert k.up_card is not None
         return [("leave", {"card": CARD_STRS[k.up_card]})]
     if kind == "joker_suit":
-        return [("joker_suit", _holding(k.hand | 1 << JOKER, SUITS.index(action["suit"])))]
+        assert act.suit is not None
+        return [("joker_suit", _holding(k.hand | 1 << JOKER, SUIT_INDEX[act.suit]))]
     if kind == "alone":
         if k.phase == "maker_choice":
             assert k.trump is not None
@@ -60,12 +64,12 @@ def reasons(view: Mapping[str, Any], action: Action) -> list[Reason]:
         return [("alone_defender", {})]
     if kind == "pass" and k.phase == "defender_alone":
         return [("defend_together", {})]
-    if kind == "dummy" and "keep" not in action:
+    if kind == "dummy" and act.keep is None:
         return [("dummy", {})]
     if kind == "dummy":
         assert k.trump is not None
         keep = 0
-        for c in action["keep"]:
+        for c in act.keep or ():
             keep |= 1 << CARD_INDEX[c]
         return [("keep", _holding(keep, k.trump))]
     return []
@@ -90,7 +94,8 @@ def _best_suit(k: Knowledge) -> int:
     its strongest allowed suit."""
     if k.phase == "bid1" and k.up_suit is not None:
         return k.up_suit
-    allowed = {SUITS.index(a["suit"]) for a in k.legal if a["type"] == "name"} or set(range(4))
+    allowed = {SUIT_INDEX[a.suit] for a in k.legal if a.type == "name" and a.suit is not None}
+    allowed = allowed or set(range(4))
     return max(allowed, key=lambda t: hand_value(k.hand, t))
 
 

@@ -8,9 +8,12 @@ scores every candidate action:
 
 - in the play, by solving the rest of the hand double-dummy (`solver.Solver`)
   after the candidate card;
-- before the play (bids, pick-up, discard, alone, keep-five), by finishing the
-  auction and the exchange with the rule-based policy for every later decision
-  and then solving the play.
+- before the play (bids, pick-up, discard, alone, keep-five), by making the
+  sampled deal the engine's state of the hand (`engine.state_from_deal`, the
+  hidden parts of the history sampled too), applying the candidate, letting
+  the rule-based policy decide every later call of the auction and the
+  engine apply it (`apply`, `legal_actions`: its rules, not a copy), and
+  then solving the play.
 
 An outcome is valued by how much it changes this seat's chance of winning
 the game (`winprob`: the target, the tie rule, the others' scores), and a
@@ -25,15 +28,35 @@ import itertools
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import CARD_INDEX, CARD_STRS, JOKER, SUIT_MASK, SUITS, cards_of
-from games.engine.rules import hand_points, opening_lead
+from games.engine import (
+    EngineError,
+    HandState,
+    Phase,
+    Rules,
+    apply,
+    legal_actions,
+    state_from_deal,
+)
+from games.engine import actions as A
+from games.engine.cards import CARD_INDEX, CARD_STRS, JOKER, SUIT_INDEX, SUIT_MASK, cards_of
+from games.engine.rules import hand_points
 
 from . import heuristics as H
 from . import medium
-from .common import ORDER, Action, Knowledge, find, legal_cards, trump_count
+from .common import (
+    ORDER,
+    Action,
+    Knowledge,
+    find,
+    keep_action,
+    legal_cards,
+    mask,
+    play_action,
+    trump_count,
+)
 from .solver import Solver
 from .winprob import chances
 
@@ -47,7 +70,7 @@ CAP_MS = 700.0
 # Making trump with two trumps or more is worth this much more than the
 # simulation says: it finishes the hand with a quick keep-five and the
 # rule-based auction, which undervalue the maker's hand. Chosen with the duel
-# tool (README: 0, 0.3, 0.6 and 1.0 against hard_v1 over the same 300 deals).
+# tool (0, 0.3, 0.6 and 1.0 against the previous hard bot over the same 300 deals).
 CALL_BONUS = 0.6
 # The expert level: the same method with this many times the samples, and
 # its own cap (at most 2 s a decision).
@@ -57,6 +80,27 @@ EXPERT_CAP_MS = 1900.0
 # (games.bots.winprob), times this scale: at 0-0-0 to 10 a point of one's
 # own is then worth about 1, as in the points the tallies used to count.
 WIN_SCALE = 12.8
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level of the search bot: a frozen configuration of the one search.
+
+    `scale` multiplies the sample budgets (PLAY_SAMPLES, BID_SAMPLES),
+    `long_cap` picks the wall-time cap (EXPERT_CAP_MS, else CAP_MS), and
+    `call_bonus` is the bonus of a call with two trumps or more. The budgets
+    and caps are read at each decision, so the duel tool and the tests may
+    set them."""
+
+    scale: int = 1
+    long_cap: bool = False
+    call_bonus: float = CALL_BONUS
+
+
+HARD = Level()
+EXPERT = Level(scale=EXPERT_SCALE, long_cap=True)
+# The player-facing levels this search plays (games.bots.LEVELS lists them all).
+SEARCH_LEVELS = {"hard": HARD, "expert": EXPERT}
 
 
 @dataclass(slots=True)
@@ -289,12 +333,12 @@ def _play_world(k: Knowledge, rng: random.Random) -> list[int] | None:
 
 
 def _rank_play(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+    k: Knowledge, rng: random.Random, budget_ms: int | None, level: Level, capped: bool = True
 ) -> list[Tally]:
     assert k.trump is not None and k.maker is not None
     legal = legal_cards(k)
     moves = _distinct_moves(k, legal)
-    tallies = [Tally({"seat": k.seat, "type": "play", "card": CARD_STRS[c]}) for c in moves]
+    tallies = [Tally(play_action(k.seat, c)) for c in moves]
     if len(moves) <= 1:
         return tallies
     maker = k.maker
@@ -319,7 +363,7 @@ def _rank_play(
             values[solve_bucket(solver, hands, k.seat, k.trick, won, def_alone, c)] for c in moves
         ]
 
-    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, expert, capped)
+    _run(tallies, one, rng, budget_ms, PLAY_SAMPLES, level, capped)
     # A tie in the search is broken by the rule-based choice.
     pref = medium.choose_card(k)
     for t, c in zip(tallies, moves, strict=True):
@@ -339,16 +383,16 @@ def _run(
     rng: random.Random,
     budget_ms: int | None,
     max_samples: int,
-    expert: bool,
+    level: Level,
     capped: bool = True,
 ) -> None:
     """Sample worlds until the budget is spent or one action is clearly best.
     Without a budget, `capped` stops a decision at CAP_MS of wall time; not
     capped, the samples alone decide, so the choice follows the rng only."""
     start = time.perf_counter()
-    cap = (EXPERT_CAP_MS if expert else CAP_MS) if capped else math.inf
+    cap = (EXPERT_CAP_MS if level.long_cap else CAP_MS) if capped else math.inf
     limit = (budget_ms if budget_ms is not None else cap) / 1000.0
-    n_max = max_samples * (EXPERT_SCALE if expert else 1) if budget_ms is None else 10_000
+    n_max = max_samples * level.scale if budget_ms is None else 10_000
     n = 0
     fails = 0
     while n < n_max:
@@ -384,27 +428,36 @@ def _clear(tallies: list[Tally]) -> bool:
 
 
 # --- before the play ------------------------------------------------------------
+#
+# A sampled deal becomes the engine's state of the hand as it stands
+# (`engine.state_from_deal`); each candidate is applied to it, the rest of
+# the auction is decided by the rule-based policy for every seat and applied
+# by the engine, and the play is solved double-dummy.
 
 
 @dataclass(slots=True)
 class World:
-    """A sampled deal as the hand stands now, for finishing the auction."""
+    """A sampled deal, as the engine's state of the hand now."""
 
-    hands: list[int]
-    dummy: int
-    up: int
+    state: HandState
+    dummy: int  # the dummy's cards (the maker keeps five of them and its hand)
     rng: random.Random
-    # What is fixed already:
-    maker: int | None = None
-    trump: int | None = None
-    alone: list[int] = field(default_factory=list)
-    dummy_used: bool = False
 
 
-def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
-    """A whole deal consistent with this seat's view, before the play."""
+def _rules(k: Knowledge) -> Rules:
+    return Rules(
+        deck=k.deck,
+        stick_the_dealer=k.stick,
+        second_round_turned_suit=k.turned_ok,
+        lone_maker_march=k.lone_march,
+    )
+
+
+def _bid_world(k: Knowledge, rng: random.Random, rules: Rules) -> World | None:
+    """A whole deal consistent with this seat's view, before the play, as the
+    state the engine would be in had it been dealt."""
     hand = k.hand
-    pool = k.deck_mask & ~hand & ~k.discards & ~k.dummy
+    pool = k.deck_mask & ~hand & ~k.discards & ~k.dummy & ~k.exchange
     up: int | None = k.up_card if k.up_card is not None else k.turned_down
     if up is None and k.phase in ("bid2", "maker_choice", "dummy_keep", "defender_alone"):
         # The dealer discarded the up card: its suit is known, the card not.
@@ -421,6 +474,7 @@ def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
         up = rng.choice(cands)
     assert up is not None
     pool &= ~(1 << up)
+    up_bit = 1 << up
     fixed: dict[int, int] = {}
     counts: dict[int, int] = {}
     dealer_has_up = bool(k.up_taken) and k.dealer != k.seat
@@ -428,64 +482,96 @@ def _bid_world(k: Knowledge, rng: random.Random) -> World | None:
         if s == k.seat:
             continue
         if dealer_has_up and s == k.dealer:
-            fixed[s] = 1 << up
+            fixed[s] = up_bit
             counts[s] = 4
         else:
             counts[s] = 5
     used = k.maker is not None and any(a.get("type") == "dummy" for a in k.history)
-    weight = _bid_weight(k)
-    got = deal_others(k, rng, counts, fixed, pool, weight, tries=40)
+    got = deal_others(k, rng, counts, fixed, pool, _bid_weight(k), tries=40)
     if got is None:
         return None
-    hands = [0, 0, 0]
-    hands[k.seat] = hand
     rest = pool
-    for s, m in got.items():
-        hands[s] = m
+    for m in got.values():
         rest &= ~m
+    # What each seat was dealt: the dealer who took the up card held one
+    # card instead (its discard), this seat's own known, the others' drawn.
+    dealt = [0, 0, 0]
+    dealt[k.seat] = hand
+    if k.seat == k.dealer and k.up_taken:
+        dealt[k.seat] = (hand | k.discards) & ~up_bit
+    discard: int | None = None
+    for s, m in got.items():
+        dealt[s] = m
+        if dealer_has_up and s == k.dealer:
+            discard = rng.choice(cards_of(rest))
+            rest &= ~(1 << discard)
+            dealt[s] = m & ~up_bit | 1 << discard
     maker = k.maker
-    if used and maker is not None and maker != k.seat and k.trump is not None:
-        # The maker kept the best five of ten: draw five more and let him choose.
-        extra = _pick(cards_of(rest), 5, rng)
-        rest &= ~extra
-        hands[maker] = H.quick_five(hands[maker] | extra, k.trump)
+    keep: int | None = None
     if k.dummy:
         dummy = k.dummy
-    elif k.exchange:
-        dummy = k.exchange & ~hand
-    elif used:
-        dummy = 0  # already taken by the maker
+    elif used and maker is not None and maker != k.seat and k.trump is not None:
+        # The maker kept the best five of ten: draw the dummy and let him choose.
+        dummy = _pick(cards_of(rest), 5, rng)
+        keep = H.quick_five(got[maker] | dummy, k.trump)
     else:
-        dummy = _pick(cards_of(rest), min(5, rest.bit_count()), rng)
-    w = World(hands, dummy, up, random.Random(rng.getrandbits(32)))
-    w.maker = k.maker
-    w.trump = k.trump
-    w.alone = list(k.alone)
-    w.dummy_used = used
-    return w
+        dummy = _pick(cards_of(rest), 5, rng)
+    rest &= ~dummy
+    history = _filled(k, discard, keep)
+    try:
+        state = state_from_deal(
+            rules,
+            k.dealer,
+            [cards_of(m) for m in dealt],
+            cards_of(dummy),
+            (up, *cards_of(rest)),
+            history,
+        )
+    except EngineError:  # pragma: no cover - a sample the view does not allow
+        return None
+    return World(state, dummy, random.Random(rng.getrandbits(32)))
 
 
-def _bid_events(k: Knowledge) -> list[tuple[int, str, str | None]]:
-    """The other seats' bids so far: (seat, "pass1" | "pass2" | "order" | "name", suit)."""
-    events: list[tuple[int, str, str | None]] = []
-    phase = "bid1"
-    passes = 0
+def _filled(k: Knowledge, discard: int | None, keep: int | None) -> list[dict[str, Any]]:
+    """The view's history with the hidden fields of the sampled deal filled in."""
+    out = []
     for a in k.history:
         t = a.get("type")
-        s = a.get("seat")
-        if phase == "bid1" and t == "pass":
-            passes += 1
-            if isinstance(s, int) and s != k.seat:
-                events.append((s, "pass1", None))
-            if passes == 3:
-                phase = "bid2"
-        elif phase == "bid2" and t == "pass":
-            if isinstance(s, int) and s != k.seat:
-                events.append((s, "pass2", None))
-        elif t in ("order", "name"):
-            if isinstance(s, int) and s != k.seat:
-                events.append((s, str(t), a.get("suit")))
-            phase = "after"
+        if t == "pickup" and "discard" not in a and discard is not None:
+            a = {**a, "discard": CARD_STRS[discard]}
+        elif t == "dummy" and a.get("keep") is None and keep is not None:
+            # (keep is None for this seat's own pending keep at dummy_keep)
+            a = {**a, "keep": [CARD_STRS[c] for c in cards_of(keep)]}
+        out.append(a)
+    return out
+
+
+def _bid_events(k: Knowledge) -> list[tuple[int, Phase, dict[str, Any]]]:
+    """The other seats' bids so far, each with the phase the engine was in
+    when it was made: the view's bids replayed on any deal with its up card
+    (bids do not depend on the hidden cards)."""
+    bids = []
+    for a in k.history:
+        if a.get("type") not in ("pass", "order", "name", "joker_suit"):
+            break
+        bids.append(a)
+    if not bids:
+        return []
+    up = k.up_card if k.up_card is not None else k.turned_down
+    if up is None:
+        return []
+    rest = cards_of(k.deck_mask & ~(1 << up))
+    state = state_from_deal(
+        _rules(k), k.dealer, (rest[0:5], rest[5:10], rest[10:15]), rest[15:20], (up, *rest[20:])
+    )
+    events = []
+    for a in bids:
+        act = Action.from_dict(a)
+        if act.seat != k.seat and act.type != "joker_suit":
+            events.append((act.seat, state.phase, a))
+        state = apply(state, act)
+        if act.type in ("order", "name"):
+            break
     return events
 
 
@@ -500,22 +586,23 @@ def _bid_weight(k: Knowledge) -> Any:
 
     def w(hands: dict[int, int]) -> float:
         p = 1.0
-        for s, what, suit in events:
+        for s, phase, a in events:
             h = hands.get(s)
             if h is None:
                 continue
-            if what in ("pass1", "order"):
+            t = a["type"]
+            if phase is Phase.BID1:
                 v = H.hand_value(h, up_suit) + 0.55 + (0.4 if s == dealer else 0.0)
                 strong = v >= H.MAKE
-                if what == "pass1":
+                if t == "pass":
                     p *= 0.3 if strong else 1.0
                 else:
                     p *= 1.0 if strong else 0.35
-            elif what == "pass2":
-                v = max(H.hand_value(h, t) for t in range(4) if turned_ok or t != up_suit) + 0.55
+            elif t == "pass":
+                v = max(H.hand_value(h, x) for x in range(4) if turned_ok or x != up_suit) + 0.55
                 p *= 0.3 if v >= H.MAKE else 1.0
-            elif what == "name" and suit is not None:
-                v = H.hand_value(h, SUITS.index(suit)) + 0.55
+            elif t == "name":
+                v = H.hand_value(h, SUIT_INDEX[a["suit"]]) + 0.55
                 p *= 1.0 if v >= H.MAKE else 0.35
         return p
 
@@ -523,179 +610,72 @@ def _bid_weight(k: Knowledge) -> Any:
 
 
 def _finish(k: Knowledge, w: World, first: Action) -> float:
-    """Play the hand out from the current phase with `first` as this seat's action."""
-    sim = _Sim(k, w)
-    sim.step(first)
-    return sim.run()
+    """Play the hand out from the sampled state with `first` as this seat's
+    action: the engine applies every decision, the rule-based policy makes
+    the others' (and this seat's later ones), the solver plays the cards."""
+    state = apply(w.state, first)
+    guard = 0
+    while state.phase is not Phase.PLAY and not state.over:
+        state = apply(state, _policy(k, w, state))
+        guard += 1
+        if guard > 20:  # pragma: no cover
+            break
+    maker = state.maker
+    if state.over or maker is None or state.trump is None:
+        return utility([0, 0, 0], k.seat, k.scores, k.target)
+    out = state.sitting_out
+    alone = state.alone
+    hands = [0 if s == out else mask(state.hand_of(s)) for s in range(3)]
+    def_alone = any(s != maker for s in alone)
+    solver = Solver(SUIT_INDEX[state.trump], maker, out)
+    lead = state.to_act
+    assert lead is not None
+    T = solve_bucket(solver, hands, lead, [], 0, def_alone)
+    pts = hand_points(maker, T, maker in alone, def_alone, k.lone_march)
+    return utility(pts, k.seat, k.scores, k.target)
 
 
-class _Sim:
-    """The rest of the auction by the rule-based policy, then the play solved."""
-
-    def __init__(self, k: Knowledge, w: World) -> None:
-        self.k = k
-        self.w = w
-        self.hands = list(w.hands)
-        self.phase = k.phase
-        self.to_act = k.to_act if k.to_act is not None else k.seat
-        self.dealer = k.dealer
-        self.maker = w.maker
-        self.trump = w.trump
-        self.up_suit = k.up_suit if k.up_suit is not None else (w.up >> 3 if w.up != JOKER else 0)
-        self.alone: list[int] = list(w.alone)
-        self.sitting_out: int | None = k.sitting_out
-        self.dummy_used = w.dummy_used
-        self.passes = _passes_in_round(k)
-        self.thrown = False
-
-    # One decision; `a` uses the record's action shapes.
-    def step(self, a: Action) -> None:
-        t = a["type"]
-        s = a["seat"]
-        if t == "joker_suit":
-            self.up_suit = SUITS.index(a["suit"])
-            self.phase = "bid1"
-            self.to_act = (self.dealer + 1) % 3
-            self.passes = 0
-        elif t == "pass" and self.phase == "bid1":
-            self.passes += 1
-            if self.passes == 3:
-                self.phase, self.passes = "bid2", 0
-            self.to_act = (s + 1) % 3
-        elif t == "order":
-            self.maker, self.trump = s, self.up_suit
-            self.phase = "dealer_pickup"
-            self.to_act = self.dealer
-        elif t == "pickup":
-            d = 1 << _card_index(a["discard"])
-            self.hands[self.dealer] = (self.hands[self.dealer] | 1 << self.w.up) & ~d
-            self._to_maker()
-        elif t == "leave":
-            self._to_maker()
-        elif t == "pass" and self.phase == "bid2":
-            self.passes += 1
-            if self.passes == 3:
-                self.thrown = True
-                self.phase = "over"
-            self.to_act = (s + 1) % 3
-        elif t == "name":
-            self.maker, self.trump = s, SUITS.index(a["suit"])
-            self._to_maker()
-        elif t == "alone" and self.phase == "maker_choice":
-            self.alone = [s]
-            self.phase = "defender_alone"
-            self.to_act = (s + 1) % 3
-        elif t == "dummy":
-            if "keep" in a:
-                keep = 0
-                for c in a["keep"]:
-                    keep |= 1 << _card_index(c)
-            else:
-                assert self.trump is not None
-                keep = H.quick_five(self.hands[s] | self.w.dummy, self.trump)
-            self.hands[s] = keep
-            self.dummy_used = True
-            self.phase = "defender_alone"
-            self.to_act = (s + 1) % 3
-        elif t == "alone" and self.phase == "defender_alone":
-            assert self.maker is not None
-            self.alone = sorted([*self.alone, s])
-            first = (self.maker + 1) % 3
-            self.sitting_out = (self.maker + 2) % 3 if s == first else first
-            self.phase = "play"
-        elif t == "pass" and self.phase == "defender_alone":
-            assert self.maker is not None
-            if s == (self.maker + 1) % 3:
-                self.to_act = (self.maker + 2) % 3
-            else:
-                self.phase = "play"
-        else:  # pragma: no cover - the candidates come from the legal list
-            raise ValueError(f"cannot simulate {a}")
-
-    def _to_maker(self) -> None:
-        self.phase = "maker_choice"
-        self.to_act = self.maker  # type: ignore[assignment]
-
-    def policy(self) -> Action:
-        """The rule-based choice for the seat to act in the sampled deal."""
-        s = self.to_act
-        h = self.hands[s]
-        rng = self.w.rng
-        k = self.k
-        sc = k.scores
-        ctx = H.context(s, sc, k.target)
-        if self.phase == "bid1":
-            v = H.order_strength(
-                h,
-                self.w.up,
-                self.up_suit,
-                s,
-                self.dealer,
-                k.deck_mask & ~h & ~(1 << self.w.up),
-                rng,
-                4,
-            )
-            if v - ctx.risk >= H.bid_threshold(s, self.dealer, 1):
-                return {"seat": s, "type": "order"}
-            return {"seat": s, "type": "pass"}
-        if self.phase == "dealer_pickup":
-            assert self.trump is not None
-            d = H.discard_for(h | 1 << self.w.up, self.trump)
-            return {"seat": s, "type": "pickup", "discard": CARD_STRS[d]}
-        if self.phase == "bid2":
-            banned = None if k.turned_ok else self.up_suit
-            t, v = H.best_suit(h, banned, k.deck_mask & ~h, rng, 3)
-            stuck = k.stick and s == self.dealer
-            if stuck or v - ctx.risk >= H.bid_threshold(s, self.dealer, 2):
-                return {"seat": s, "type": "name", "suit": SUITS[t]}
-            return {"seat": s, "type": "pass"}
-        if self.phase == "maker_choice":
-            assert self.trump is not None
-            if k.lone_march == 4 and ctx.loner_ok and H.hand_value(h, self.trump) >= H.LONE:
-                return {"seat": s, "type": "alone"}
-            return {"seat": s, "type": "dummy"}
-        if self.phase == "defender_alone":
-            assert self.trump is not None
-            if ctx.loner_ok and H.hand_value(h, self.trump) >= H.DEFEND_ALONE:
-                return {"seat": s, "type": "alone"}
-            return {"seat": s, "type": "pass"}
-        raise AssertionError(self.phase)
-
-    def run(self) -> float:
-        k = self.k
-        guard = 0
-        while self.phase not in ("play", "over"):
-            self.step(self.policy())
-            guard += 1
-            if guard > 20:  # pragma: no cover
-                break
-        if self.thrown or self.maker is None or self.trump is None:
-            return utility([0, 0, 0], k.seat, k.scores, k.target)
-        maker = self.maker
-        out = self.sitting_out
-        lead = opening_lead(self.dealer, maker, self.alone, out)
-        hands = list(self.hands)
-        if out is not None:
-            hands[out] = 0
-        def_alone = any(s != maker for s in self.alone)
-        solver = Solver(self.trump, maker, out)
-        T = solve_bucket(solver, hands, lead, [], 0, def_alone)
-        pts = hand_points(maker, T, maker in self.alone, def_alone, k.lone_march)
-        return utility(pts, k.seat, k.scores, k.target)
-
-
-def _card_index(c: str) -> int:
-    return CARD_INDEX[c]
-
-
-def _passes_in_round(k: Knowledge) -> int:
-    """Passes so far in the bidding round in progress."""
-    passes = sum(1 for a in k.history if a.get("type") == "pass")
-    if k.phase == "bid1":
-        return passes
-    if k.phase == "bid2":
-        return passes - 3
-    return 0
+def _policy(k: Knowledge, w: World, state: HandState) -> Action:
+    """The rule-based choice for the seat to act in the sampled deal."""
+    s = state.to_act
+    assert s is not None
+    h = mask(state.hand_of(s))
+    rng = w.rng
+    ctx = H.context(s, k.scores, k.target)
+    ph = state.phase
+    dealer = state.dealer
+    up = CARD_INDEX[state.up_card]
+    j = state.joker_suit
+    up_suit = SUIT_INDEX[j] if j is not None else up >> 3
+    if ph is Phase.BID1:
+        v = H.order_strength(h, up, up_suit, s, dealer, k.deck_mask & ~h & ~(1 << up), rng, 4)
+        if v - ctx.risk >= H.bid_threshold(s, dealer, 1):
+            return A.ORDER[s]
+        return A.PASS[s]
+    trump = SUIT_INDEX[state.trump] if state.trump is not None else -1
+    if ph is Phase.DEALER_PICKUP:
+        return A.PICKUP[s][H.discard_for(h | 1 << up, trump)]
+    if ph is Phase.BID2:
+        legal = legal_actions(state)
+        named = {SUIT_INDEX[a.suit] for a in legal if a.type == "name" and a.suit is not None}
+        banned = next((x for x in range(4) if x not in named), None)
+        t, v = H.best_suit(h, banned, k.deck_mask & ~h, rng, 3)
+        stuck = A.PASS[s] not in legal
+        if stuck or v - ctx.risk >= H.bid_threshold(s, dealer, 2):
+            return A.NAME[s][t]
+        return A.PASS[s]
+    if ph is Phase.MAKER_CHOICE:
+        if k.lone_march == 4 and ctx.loner_ok and H.hand_value(h, trump) >= H.LONE:
+            return A.ALONE[s]
+        return A.DUMMY[s]
+    if ph is Phase.DUMMY_KEEP:
+        keep = H.quick_five(h | w.dummy, trump)
+        return Action(s, "dummy", keep=tuple(CARD_STRS[c] for c in cards_of(keep)))
+    if ph is Phase.DEFENDER_ALONE:
+        if ctx.loner_ok and H.hand_value(h, trump) >= H.DEFEND_ALONE:
+            return A.ALONE[s]
+        return A.PASS[s]
+    raise AssertionError(ph)  # pragma: no cover
 
 
 def _bid_candidates(k: Knowledge) -> list[Action]:
@@ -729,22 +709,20 @@ def _keep_candidates(k: Knowledge, n: int = 6) -> list[Action]:
             m |= 1 << c
         scored.append((H.hand_value(m, k.trump), m))
     scored.sort(key=lambda x: -x[0])
-    return [
-        {"seat": k.seat, "type": "dummy", "keep": [CARD_STRS[c] for c in cards_of(m)]}
-        for _, m in scored[:n]
-    ]
+    return [keep_action(k.seat, m) for _, m in scored[:n]]
 
 
 def _rank_bid(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+    k: Knowledge, rng: random.Random, budget_ms: int | None, level: Level, capped: bool = True
 ) -> list[Tally]:
     cands = _bid_candidates(k)
     tallies = [Tally(a) for a in cands]
     if len(cands) <= 1:
         return tallies
+    rules = _rules(k)
 
     def one(world_rng: random.Random) -> list[float] | None:
-        w = _bid_world(k, world_rng)
+        w = _bid_world(k, world_rng, rules)
         if w is None:
             return None
         seed = world_rng.getrandbits(32)
@@ -754,10 +732,10 @@ def _rank_bid(
             out.append(_finish(k, w, a))
         return out
 
-    _run(tallies, one, rng, budget_ms, BID_SAMPLES, expert, capped)
+    _run(tallies, one, rng, budget_ms, BID_SAMPLES, level, capped)
     for t in tallies:
         if _call_suit(k, t.action) is not None:
-            t.total += CALL_BONUS * t.n
+            t.total += level.call_bonus * t.n
     pref = medium.decide(k, random.Random(0))
     for t in tallies:
         if t.action == pref:
@@ -768,10 +746,10 @@ def _rank_bid(
 def _call_suit(k: Knowledge, a: Action) -> int | None:
     """The suit a call makes trump, when the caller holds at least two of it
     (the up card included for the dealer): the calls the bonus is for."""
-    if a["type"] == "order":
+    if a.type == "order":
         suit = k.up_suit
-    elif a["type"] == "name":
-        suit = SUITS.index(a["suit"])
+    elif a.type == "name" and a.suit is not None:
+        suit = SUIT_INDEX[a.suit]
     else:
         return None
     if suit is None:
@@ -784,28 +762,28 @@ def _call_suit(k: Knowledge, a: Action) -> int | None:
 
 
 def _rank(
-    k: Knowledge, rng: random.Random, budget_ms: int | None, expert: bool, capped: bool = True
+    k: Knowledge, rng: random.Random, budget_ms: int | None, level: Level, capped: bool = True
 ) -> list[Tally]:
     if k.phase == "play":
-        return _rank_play(k, rng, budget_ms, expert, capped)
-    return _rank_bid(k, rng, budget_ms, expert, capped)
+        return _rank_play(k, rng, budget_ms, level, capped)
+    return _rank_bid(k, rng, budget_ms, level, capped)
 
 
 def decide(
     k: Knowledge,
     rng: random.Random,
     budget_ms: int | None = None,
-    expert: bool = False,
+    level: Level = HARD,
     *,
     capped: bool = True,
 ) -> Action:
-    """The hard bot's action (the expert's: more samples, a longer cap);
-    `capped=False` lifts the wall-time cap (see `_run`)."""
+    """The search's action at this level (the expert's: more samples, a
+    longer cap); `capped=False` lifts the wall-time cap (see `_run`)."""
     if len(k.legal) == 1 and k.phase != "dummy_keep":
         return k.legal[0]
     if k.phase == "joker_suit":
         return medium.decide(k, rng)
-    tallies = _rank(k, rng, budget_ms, expert, capped)
+    tallies = _rank(k, rng, budget_ms, level, capped)
     if not tallies:
         return medium.decide(k, rng)
     return _best(tallies, k.phase).action
@@ -820,7 +798,7 @@ DEFENDER_ALONE_MARGIN = 0.5
 
 def _best(tallies: list[Tally], phase: str) -> Tally:
     def key(t: Tally) -> float:
-        if t.action.get("type") != "alone":
+        if t.action.type != "alone":
             return t.mean
         return t.mean - (MAKER_ALONE_MARGIN if phase == "maker_choice" else DEFENDER_ALONE_MARGIN)
 
@@ -830,19 +808,23 @@ def _best(tallies: list[Tally], phase: str) -> Tally:
 def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
     """Every candidate action with its mean value and the share of samples it was best."""
     if k.phase == "dummy_keep":
-        tallies = _rank(k, rng, budget_ms, False)
+        tallies = _rank(k, rng, budget_ms, HARD)
     elif not k.legal:
         return []
     elif len(k.legal) == 1:
-        return [{"action": dict(k.legal[0]), "score": 0.0, "share": 1.0}]
+        return [{"action": k.legal[0].to_dict(), "score": 0.0, "share": 1.0}]
     else:
-        tallies = _rank(k, rng, budget_ms, False) if k.phase != "joker_suit" else []
+        tallies = _rank(k, rng, budget_ms, HARD) if k.phase != "joker_suit" else []
     if not tallies:
         a = medium.decide(k, rng)
-        return [{"action": dict(a), "score": 0.0, "share": 1.0}]
+        return [{"action": a.to_dict(), "score": 0.0, "share": 1.0}]
     n = max(t.n for t in tallies) or 1
     out = [
-        {"action": dict(t.action), "score": round(t.mean, 4) if t.n else 0.0, "share": t.best / n}
+        {
+            "action": t.action.to_dict(),
+            "score": round(t.mean, 4) if t.n else 0.0,
+            "share": t.best / n,
+        }
         for t in sorted(tallies, key=lambda t: -t.mean)
     ]
     return out

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import (
-    Action,
     Rules,
     game_apply,
     game_start_hand,
@@ -90,9 +89,9 @@ def play_game(
             t0 = time.perf_counter()
             a = choose_action(levels[seat], view, bot_rngs[seat], budget_ms=budget_ms)
             dt = time.perf_counter() - t0
-            if len(view["legal_actions"]) > 1 or a["type"] == "dummy":
+            if len(view["legal_actions"]) > 1 or a.type == "dummy":
                 stats[0 if seat == hero_seat else 1].times.append(dt)
-            game = game_apply(game, Action.from_dict(a))
+            game = game_apply(game, a)
         last = game.hands[-1]
         _count_hand(last, hero_seat, stats)
     for s in range(3):

@@ -8,6 +8,7 @@ from games.engine.cards import CARD_STRS, EFF_SUIT, POWER, SUIT_MASK, SUITS, car
 
 from . import heuristics as H
 from .common import Action, Knowledge, find, is_boss, legal_cards, play_action
+from .common import keep_action as common_keep
 
 
 def decide(k: Knowledge, rng: random.Random) -> Action:
@@ -26,8 +27,7 @@ def decide(k: Knowledge, rng: random.Random) -> Action:
 def keep_action(k: Knowledge) -> Action:
     """The maker's keep-five once the dummy's cards are known (`exchange`)."""
     assert k.trump is not None
-    keep = H.best_five(k.exchange, k.trump)
-    return {"seat": k.seat, "type": "dummy", "keep": [CARD_STRS[c] for c in cards_of(keep)]}
+    return common_keep(k.seat, H.best_five(k.exchange, k.trump))
 
 
 def _ctx(k: Knowledge) -> H.Context:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.cards import EFF_SUIT, POWER, SUIT_MASK
+from games.engine.rules import next_seat
 
 from .common import ORDER
 
@@ -38,13 +39,7 @@ class Solver:
         self.eff = EFF_SUIT[trump]
         self.order = ORDER[trump]
         self.maker = maker
-        nxt = []
-        for s in range(3):
-            n = (s + 1) % 3
-            if n == sitting_out:
-                n = (n + 1) % 3
-            nxt.append(n)
-        self.nxt = tuple(nxt)
+        self.nxt = tuple(next_seat(s, sitting_out) for s in range(3))
         self.n_active = 2 if sitting_out is not None else 3
         self.tt: dict[int, tuple[int, int]] = {}
         self._moves: dict[tuple[int, int], list[int]] = {}

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 
+from games.engine.rules import game_winner
+
 # One hand, between equals: (probability, points of the maker, points of each defender).
 HAND = (
     (0.06, 0, 0),  # thrown in
@@ -28,11 +30,9 @@ OVERTIME = 12
 
 
 def over(scores: tuple[int, int, int], target: int) -> int | None:
-    """The winner once the game is over at these scores, else None."""
-    top = max(scores)
-    if top >= target and scores.count(top) == 1:
-        return scores.index(top)
-    return None
+    """The winner once the game is over at these scores, else None (the
+    engine's rule, `games.engine.rules.game_winner`)."""
+    return game_winner(scores, target)
 
 
 @functools.lru_cache(maxsize=64)

@@ -58,9 +58,12 @@ from .rules import (
     call_code,
     call_name,
     check_target,
+    game_winner,
     hand_points,
+    next_seat,
     opening_lead,
 )
+from .sampled import state_from_deal
 from .views import ActionDict, DealDict, HandView, Refusal, SeatCard, TrickDict, view
 
 __all__ = [
@@ -108,12 +111,14 @@ __all__ = [
     "game_start_hand",
     "game_to_record",
     "game_view",
+    "game_winner",
     "hand_from_record",
     "hand_points",
     "hand_to_record",
     "legal_actions",
     "new_game",
     "new_hand",
+    "next_seat",
     "opening_lead",
     "outcome",
     "outcome_of",
@@ -122,6 +127,7 @@ __all__ = [
     "replay_game",
     "replay_hand",
     "result",
+    "state_from_deal",
     "suit_name",
     "trick_winner",
     "verify",

@@ -18,6 +18,7 @@ from .rules import (
     RecordError,
     Rules,
     check_target,
+    game_winner,
     rules_dict,
 )
 from .views import ActionDict, DealDict, HandView, TrickDict, view
@@ -136,16 +137,6 @@ class GameState:
         return f"<GameState hands={len(self._hands)} scores={list(self._scores)} winner={self._winner}>"
 
 
-def _decide(scores: tuple[int, int, int], target: int, last: bool = False) -> int | None:
-    """The winner by the target and tie rule, or None to play on. After the
-    `last` hand of a hand limit, the strictly highest score wins whatever the
-    target; a tie at the top leaves the game without a winner."""
-    top = max(scores)
-    if (top >= target or last) and scores.count(top) == 1:
-        return scores.index(top)
-    return None
-
-
 def _check_hand_limit(hand_limit: Any) -> str | None:
     """The reason a hand limit is not allowed, or None."""
     if hand_limit is None:
@@ -180,7 +171,7 @@ def _with_hand(game: GameState, hands: tuple[HandState, ...]) -> GameState:
         pts = points(last)
         scores = (scores[0] + pts[0], scores[1] + pts[1], scores[2] + pts[2])
         limit = game._hand_limit
-        winner = _decide(scores, game._target, limit is not None and len(hands) >= limit)
+        winner = game_winner(scores, game._target, limit is not None and len(hands) >= limit)
     return GameState(
         game._rules,
         game._target,

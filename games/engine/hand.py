@@ -46,6 +46,7 @@ from .rules import (
     call_round,
     hand_outcome,
     hand_points,
+    next_seat,
     opening_lead,
 )
 
@@ -1062,7 +1063,7 @@ def _start_play(n: HandState, i: _Info) -> None:
         i.next_seat = (1, 2, 0)
     else:
         i.n_active = 2
-        nxt = [(s + 1) % 3 if (s + 1) % 3 != out else (s + 2) % 3 for s in range(3)]
+        nxt = [next_seat(s, out) for s in range(3)]
         i.next_seat = (nxt[0], nxt[1], nxt[2])
     lead = opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
     n._phase = P_PLAY

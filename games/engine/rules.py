@@ -51,6 +51,7 @@ class ErrorCode(StrEnum):
     BAD_TARGET = "bad_target"
     BAD_RULES = "bad_rules"
     BAD_HAND_LIMIT = "bad_hand_limit"
+    BAD_DEAL = "bad_deal"  # a sampled deal that is not one deck dealt once (engine.sampled)
     GAME_OVER = "game_over"
     HAND_IN_PROGRESS = "hand_in_progress"
     NO_HAND = "no_hand"
@@ -303,6 +304,24 @@ def hand_points(
             if s != maker:
                 pts[s] = each
     return pts
+
+
+def next_seat(seat: int, sitting_out: int | None = None) -> int:
+    """The next seat clockwise that plays, skipping the defender sitting out."""
+    n = (seat + 1) % 3
+    return (n + 1) % 3 if n == sitting_out else n
+
+
+def game_winner(scores: tuple[int, int, int], target: int, last: bool = False) -> int | None:
+    """The game's end and its tie rule (docs/rules.md "Goal"): the winner, or
+    None to play on. The game ends after a hand in which exactly one player
+    has the highest score and it is at or above the target; after the `last`
+    hand of a hand limit the strictly highest score wins whatever the target,
+    and a tie at the top leaves the game without a winner."""
+    top = max(scores)
+    if (top >= target or last) and scores.count(top) == 1:
+        return scores.index(top)
+    return None
 
 
 def opening_lead(

@@ -6,15 +6,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.bots import hard, hard_v1
+from games.bots import hard
 
 
 @pytest.fixture
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for module in (hard, hard_v1):
-        monkeypatch.setattr(module, "PLAY_SAMPLES", 6)
-        monkeypatch.setattr(module, "BID_SAMPLES", 4)
-        monkeypatch.setattr(module, "MIN_SAMPLES", 4)
-        monkeypatch.setattr(module, "CAP_MS", 10_000)
+    monkeypatch.setattr(hard, "PLAY_SAMPLES", 6)
+    monkeypatch.setattr(hard, "BID_SAMPLES", 4)
+    monkeypatch.setattr(hard, "MIN_SAMPLES", 4)
+    monkeypatch.setattr(hard, "CAP_MS", 10_000)
     monkeypatch.setattr(hard, "EXPERT_CAP_MS", 10_000)
     yield

@@ -32,3 +32,11 @@ def test_the_figures_follow_the_seed_and_name_the_phase(
 def test_the_interval() -> None:
     mean, lo, hi = duel.interval([1.0, -1.0, 1.0, -1.0])
     assert mean == 0 and lo == pytest.approx(-1.1316, abs=1e-3) and hi == -lo
+
+
+def test_a_bot_of_a_git_revision_plays_as_that_revisions_code() -> None:
+    """`git:<rev>:<level>` runs the bots of that revision (no fork kept in the
+    tree): the medium bot of HEAD decides as today's medium bot."""
+    for i in range(3):
+        got = duel.compare(i, "medium", "git:HEAD:medium", "medium", 5, Rules(), 10)
+        assert got.diff == 0 and got.part is None and got.times_b

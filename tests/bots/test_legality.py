@@ -34,13 +34,13 @@ def _check(level: str, state: Any, rng: random.Random) -> Action:
     """Ask the bot about the seat to act; assert the answer is legal; return it as an Action."""
     seat = state.to_act
     v = view(state, seat)
-    a = choose_action(level, v, rng)
+    act = choose_action(level, v, rng)
+    assert isinstance(act, Action)  # typed, not a dict
     if v["exchange"]:  # dummy_keep: five of the ten cards the maker now sees
-        assert a["type"] == "dummy" and len(set(a["keep"])) == 5
-        assert set(a["keep"]) <= set(v["exchange"])
+        assert act.type == "dummy" and act.keep is not None and len(set(act.keep)) == 5
+        assert set(act.keep) <= set(v["exchange"])
     else:
-        assert a in v["legal_actions"], (level, a, v["legal_actions"])
-    act = Action.from_dict(a)
+        assert act.to_dict() in v["legal_actions"], (level, act, v["legal_actions"])
     assert act in legal_actions(state)
     apply(state, act)  # raises if illegal
     return act
@@ -90,10 +90,10 @@ def test_three_bots_play_whole_games(level: str, small_budget: None) -> None:
             while (state := game.current) is not None:
                 v = game_view(game, state.to_act)
                 a = choose_action(level, v, rng)
-                assert a in v["legal_actions"] or (
-                    v["exchange"] and set(a["keep"]) <= set(v["exchange"])
+                assert a.to_dict() in v["legal_actions"] or (
+                    v["exchange"] and set(a.keep or ()) <= set(v["exchange"])
                 )
-                game = game_apply(game, Action.from_dict(a))
+                game = game_apply(game, a)
                 n += 1
         assert game.winner is not None and n > 0
 
@@ -102,7 +102,7 @@ def test_an_unknown_level_is_refused() -> None:
     state = new_hand(Rules(), 0, random.Random(1))
     with pytest.raises(
         ValueError,
-        match=r"^unknown bot level 'grandmaster'; choose one of easy, medium, hard, expert, hard_v1$",
+        match=r"^unknown bot level 'grandmaster'; choose one of easy, medium, hard, expert$",
     ):
         choose_action("grandmaster", view(state, 1), random.Random(1))
 
@@ -131,12 +131,12 @@ def test_the_maker_chooses_before_seeing_the_dummy_then_keeps_five(
         seat = state.to_act
         assert seat is not None
         choice = choose_action(level, view(state, seat), random.Random(1))
-        assert choice in ({"seat": seat, "type": "alone"}, {"seat": seat, "type": "dummy"})
+        assert choice in (Action(seat, "alone"), Action(seat, "dummy"))
         state = apply(state, Action(seat, "dummy"))
         v = view(state, seat)
         assert v["legal_actions"] == [{"seat": seat, "type": "dummy", "keep": None}]
         a = choose_action(level, v, random.Random(1))
-        assert a["type"] == "dummy" and a["seat"] == seat
-        assert len(set(a["keep"])) == 5 and set(a["keep"]) <= set(v["exchange"] or [])
-        apply(state, Action.from_dict(a))
+        assert a.type == "dummy" and a.seat == seat and a.keep is not None
+        assert len(set(a.keep)) == 5 and set(a.keep) <= set(v["exchange"] or [])
+        apply(state, a)
         found += 1
