@@ -97,7 +97,8 @@ def main() -> None:
         )
         facts = []
         for hand in hands:
-            for f in seat_facts(hand.record, hand.result or {}):
+            assert hand.result is not None  # written just above
+            for f in seat_facts(hand.record, hand.result):
                 facts.append(
                     HandFact(
                         hand=hand, game=game, user=(hero, p2, p3)[f["seat"]], finished=at,

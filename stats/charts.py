@@ -3,14 +3,16 @@ a title and description for screen readers (the pages add a data table)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 from django.utils.formats import number_format
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 W, H, PAD = 600, 220, 36
+Text = str | Promise  # text in the reader's language, lazy or not
 
 
 def number(v: float) -> str:
@@ -22,7 +24,7 @@ def number(v: float) -> str:
     return number_format(Decimal(text))
 
 
-def _scale(values: list[float]) -> tuple[float, float]:
+def _scale(values: Sequence[float]) -> tuple[float, float]:
     lo, hi = min(values), max(values)
     if lo == hi:
         lo, hi = lo - 1, hi + 1
@@ -30,7 +32,7 @@ def _scale(values: list[float]) -> tuple[float, float]:
 
 
 def line_chart(
-    values: list[float], *, chart_id: str, title: Any, desc: Any, unit: str = ""
+    values: Sequence[float], *, chart_id: str, title: Text, desc: Text, unit: str = ""
 ) -> SafeString:
     """A line over `values` (oldest first) with its lowest and highest marked.
     `chart_id` names the title's and description's ids (`<chart_id>-t`, `-d`);
@@ -78,7 +80,9 @@ def line_chart(
     )
 
 
-def bar_chart(bars: list[tuple[Any, float]], *, chart_id: str, title: Any, desc: Any) -> SafeString:
+def bar_chart(
+    bars: Sequence[tuple[Text, float]], *, chart_id: str, title: Text, desc: Text
+) -> SafeString:
     """Vertical bars, each labelled with its name and value (`chart_id`,
     `title` and `desc` as for line_chart)."""
     if not bars:

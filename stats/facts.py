@@ -3,23 +3,82 @@ replay result (docs/hand-record.md). Pure functions: no database."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.utils.translation import ngettext, pgettext
 
 from games import engine
 
+# A stored hand record (euchre3-hand/1, docs/hand-record.md) as the statistics
+# read it: Hand.record, ImportedGame.record's hands. The engine has no type of
+# its records yet; these say the keys read here.
 
-def rules_key(rules: dict[str, Any]) -> str:
+
+class RecordAction(TypedDict):
+    """One action of a hand record; `auto` and `by` mark a move a bot made for
+    the seat's person (games.services.game_act)."""
+
+    seat: int
+    type: str
+    suit: NotRequired[str]
+    card: NotRequired[str]
+    discard: NotRequired[str]
+    keep: NotRequired[list[str]]
+    auto: NotRequired[bool]
+    by: NotRequired[str]  # "autopilot" or "stand-in"
+
+
+class RecordDeal(TypedDict):
+    hands: list[list[str]]
+    dummy: list[str]
+    kitty: list[str]
+
+
+class HandRecord(TypedDict):
+    format: str
+    rules: NotRequired[dict[str, object]]
+    dealer: int
+    deal: RecordDeal
+    actions: list[RecordAction]
+
+
+class SeatFacts(TypedDict):
+    """One seat's fact-table fields of a finished hand (HandFact's columns)."""
+
+    seat: int
+    position: int
+    thrown_in: bool
+    maker: bool
+    call_round: int | None
+    maker_alone: bool
+    maker_dummy: bool
+    made: bool
+    march: bool
+    euchred: bool
+    defender: bool
+    defender_euchre: bool
+    defended_alone: bool
+    defended_alone_won: bool
+    defended_alone_march: bool
+    sat_out: bool
+    trump: str
+    dealer_chance: bool
+    dealer_pickup: bool
+    tricks: int
+    points: int
+
+
+def rules_key(rules: Mapping[str, object]) -> str:
     """A short stable name of a rule set: "24", "24 stick", "32 turned march4"."""
     parts = [str(rules.get("deck", "24"))]
     if rules.get("stick_the_dealer"):
         parts.append("stick")
     if rules.get("second_round_turned_suit"):
         parts.append("turned")
-    if int(rules.get("lone_maker_march", 3)) == 4:
+    march = rules.get("lone_maker_march", 3)
+    if isinstance(march, (int, float, str)) and int(march) == 4:
         parts.append("march4")
     return " ".join(parts)
 
@@ -46,13 +105,13 @@ def rules_label(key: str) -> str:
     return pgettext("list separator", ", ").join(parts)
 
 
-def seat_facts(record: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any]]:
+def seat_facts(record: HandRecord, result: engine.HandResult) -> list[SeatFacts]:
     """For each seat 0-2, the fact-table fields of a finished hand. Its
     outcome (made, march, euchred, thrown in; alone or with the dummy; the
     call's round) is the engine's (engine.outcome_of), not worked out here."""
     dealer = record["dealer"]
     actions = record["actions"]
-    said = engine.outcome_of(record, result)
+    said = engine.outcome_of(dict(record), dict(result))
     outcome = said["outcome"]
     call_round = said["call_round"]
     maker = result.get("maker")
@@ -62,7 +121,7 @@ def seat_facts(record: dict[str, Any], result: dict[str, Any]) -> list[dict[str,
     picked_up = any(a.get("type") == "pickup" for a in actions)
     euchred = outcome == engine.Outcome.EUCHRED
     maker_tricks = tricks[maker] if maker is not None else 0
-    out = []
+    out: list[SeatFacts] = []
     for seat in range(3):
         is_maker = maker is not None and seat == maker
         is_defender = maker is not None and seat != maker
@@ -110,7 +169,7 @@ DAILY = "daily"  # the daily deal: scored on its own page
 GUEST = "guest"  # played as a guest (accounts.guests), before signing up: never rated
 
 
-def bot_made(action: dict[str, Any]) -> bool:
+def bot_made(action: RecordAction) -> bool:
     """Whether a bot made this action for its seat's person: a time-out's move
     (`"auto": true`), their autopilot or a stand-in (`"by"`, games.services.game_act)."""
     return bool(action.get("auto")) or action.get("by") in ("autopilot", "stand-in")
@@ -136,10 +195,10 @@ class SeatPlay:
         return ""
 
 
-def seat_play(records: Iterable[dict[str, Any]], seat: int) -> SeatPlay:
+def seat_play(records: Iterable[HandRecord], seat: int) -> SeatPlay:
     """Count `seat`'s decisions in these hand records, in order, and the bots' among them."""
     decisions = by_bot = 0
-    last: dict[str, Any] | None = None
+    last: RecordAction | None = None
     for record in records:
         for action in record.get("actions") or []:
             if action.get("seat") != seat:

@@ -7,7 +7,7 @@ Celery task after each hand and game; a page view never aggregates history.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -91,6 +91,141 @@ class GameFact(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} / user {self.user_id}"
+
+
+# --------------------------------------------------------------------------- the stored figures
+# The shape of PlayerStats.data (stats.services.figures writes it). A count is
+# whole for a person and may have one decimal for the average player; a share
+# (`_pct`, per cent) or a ratio is None when there was nothing to divide by.
+
+
+class GamesBlock(TypedDict):
+    played: float
+    won: float
+    win_pct: float | None
+
+
+class GamesFigures(GamesBlock):
+    by_mode: dict[str, GamesBlock]  # by Table.Mode value
+    by_rules: dict[str, GamesBlock]  # by facts.rules_key
+
+
+class MakerBlock(TypedDict):
+    calls: float
+    made: float
+    make_pct: float | None
+    marches: float
+    euchred: float
+    euchred_pct: float | None
+
+
+class PositionFigures(TypedDict):
+    hands: float
+    calls: float
+    calls_per_hand: float | None
+    make_pct: float | None
+
+
+class MakerFigures(MakerBlock):
+    calls_per_hand: float | None
+    round1: float
+    round2: float
+    by_position: dict[str, PositionFigures]  # by POSITIONS' names
+    dummy: MakerBlock
+    alone: MakerBlock
+
+
+class DefendedAlone(TypedDict):
+    attempts: float
+    won: float
+    won_pct: float | None
+    marches: float
+    lost: float
+
+
+class DefenderFigures(TypedDict):
+    hands: float
+    euchres: float
+    euchre_pct: float | None
+    alone: DefendedAlone
+
+
+class TrumpFigures(TypedDict):
+    calls: float
+    made: float
+    make_pct: float | None
+
+
+class DealerFigures(TypedDict):
+    chances: float
+    pickups: float
+    pickup_pct: float | None
+
+
+class HandFigures(TypedDict):
+    hands: float
+    points: float
+    points_per_hand: float | None
+    thrown_in: float
+    maker: MakerFigures
+    defender: DefenderFigures
+    trump: dict[str, TrumpFigures]  # by suit letter
+    dealer: DealerFigures
+
+
+class ScopeFigures(HandFigures):
+    """The figures over one span of time (lifetime, or the last 30 days)."""
+
+    games: GamesFigures
+
+
+class SeriesPoint(TypedDict):
+    at: str  # ISO 8601
+    game: int
+    value: float  # the game's points per hand
+
+
+class RatingPoint(TypedDict):
+    at: str  # ISO 8601
+    game: int
+    value: int  # the shown rating after the game
+
+
+class Series(TypedDict):
+    points_per_hand: list[SeriesPoint]
+    rating: list[RatingPoint]
+
+
+class RatingFigures(TypedDict):
+    value: int  # the shown rating
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+class Agreement(TypedDict):
+    """How often a player's decisions were the hard bot's, over their reviews."""
+
+    pct: float | None
+    decisions: int
+    hands: int
+
+
+class Figures(TypedDict):
+    lifetime: ScopeFigures
+    recent: ScopeFigures
+
+
+class StoredStats(TypedDict):
+    """PlayerStats.data: a person's row has every key; the average player's
+    only the figures; a page reading a missing row gets {} (no key at all)."""
+
+    lifetime: NotRequired[ScopeFigures]
+    recent: NotRequired[ScopeFigures]
+    series: NotRequired[Series]
+    rating: NotRequired[RatingFigures | None]
+    agreement: NotRequired[Agreement | None]
 
 
 class PlayerStats(models.Model):

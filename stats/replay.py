@@ -9,19 +9,22 @@ Only ever called for finished hands; the callers check that."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from games import engine, words
 from games.narration import describe
+from games.presenters import Face
 from games.presenters import face as card
 
-from .facts import bot_made
+from .facts import HandRecord, RecordAction, bot_made
 
 # The replay's tags by a player's name and by the dummy (lower case).
-TAGS = {
+TAGS: dict[str, Promise] = {
     # Translators: a tag by a player's name in a hand's replay (lower case): the player who dealt this hand.
     "dealer": pgettext_lazy("replay tag", "dealer"),
     # Translators: a tag by a player's name in a hand's replay (lower case): the maker, the player who chose trump and plays against the other two.
@@ -37,7 +40,57 @@ TAGS = {
 }
 
 
-def _actor_names(action: dict[str, Any], people: dict[int, str]) -> dict[int, str]:
+class ReplaySeat(TypedDict):
+    seat: int
+    name: str
+    dealer: bool
+    maker: bool
+    alone: bool
+    sitting_out: bool
+    tricks: int
+    to_act: bool
+    cards: list[Face]  # in hand at this step
+    dealt: list[Face]
+
+
+class PlayedCard(TypedDict):
+    player: str
+    card: Face
+
+
+class LastTrick(TypedDict):
+    winner: str
+    cards: list[PlayedCard]
+
+
+class ReplayLine(TypedDict):
+    n: int  # 1-based
+    text: str
+
+
+class ReplayStep(TypedDict):
+    """The replay viewer's context at one step (stats/replay.html)."""
+
+    tags: dict[str, Promise]
+    step: int
+    total: int
+    prev: int | None
+    next: int | None
+    seats: list[ReplaySeat]
+    dummy: list[Face]
+    dummy_used: bool
+    kitty: list[Face]
+    up_card: Face
+    trump: str | None
+    current_trick: list[PlayedCard]
+    last_trick: LastTrick | None
+    just_done: str
+    steps: list[ReplayLine]
+    result: Mapping[str, object] | None  # the hand's replay result, at the last step
+    discards: list[list[Face]] | None  # at the last step
+
+
+def _actor_names(action: RecordAction, people: dict[int, str]) -> dict[int, str]:
     """The seats' names for saying `action`: its seat named as it was at that
     move, the person for their own move, "walker's bot" for a bot's move for them."""
     seat = action["seat"]
@@ -47,11 +100,11 @@ def _actor_names(action: dict[str, Any], people: dict[int, str]) -> dict[int, st
 
 
 def step_context(
-    record: dict[str, Any],
+    record: HandRecord,
     step: int,
     names: dict[int, str],
-    final: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    final: Mapping[str, object] | None = None,
+) -> ReplayStep:
     """What the viewer shows after the first `step` actions of a finished hand
     (one hand's record: a few dozen actions). `final` is the hand's result when
     it is stored (Hand.result, ImportedGame.hand_results): not replayed again."""
@@ -69,7 +122,7 @@ def step_context(
         final = engine.replay_hand(record)
     deal = record["deal"]
     dummy_used = any(a["type"] == "dummy" for a in actions[:step])
-    seats = []
+    seats: list[ReplaySeat] = []
     for s in range(3):
         seats.append(
             {

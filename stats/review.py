@@ -14,7 +14,7 @@ Runs only on finished hands and only over the requesting person's own seat
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -29,15 +29,16 @@ from games.engine.cards import CARD_INDEX
 from games.models import Hand
 
 from . import signals
-from .facts import bot_made
+from .facts import HandRecord, RecordAction, bot_made
 from .models import HandFact, Review
 from .services import player_stats_recompute
 
 BUDGET_MS = 120
 
 
-def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """The bot's choice matches the person's: the dummy decision by its kind
+def _same(a: Mapping[str, object], b: Mapping[str, object]) -> bool:
+    """The bot's choice (an action of bots.analyse's ranking) matches the
+    person's (a record's action): the dummy decision by its kind
     (the five kept are a second step the view cannot yet rank)."""
     if a.get("type") != b.get("type"):
         return False
@@ -47,16 +48,16 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(a.get(k) == b.get(k) for k in keys)
 
 
-def _equal_cards(view: Any, a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _equal_cards(view: engine.HandView, a: Mapping[str, object], b: Mapping[str, object]) -> bool:
     """Two card plays that are the same card for this seat (no card still out
     ranks between them): the search tries only one of them."""
     if a.get("type") != "play" or b.get("type") != "play":
         return False
     k = Knowledge.from_view(view)
-    return hard._same_run(k, CARD_INDEX[a["card"]], CARD_INDEX[b["card"]])
+    return hard._same_run(k, CARD_INDEX[str(a["card"])], CARD_INDEX[str(b["card"])])
 
 
-def decisions_of(record: dict[str, Any], seat: int) -> list[tuple[int, dict[str, Any], Any]]:
+def decisions_of(record: HandRecord, seat: int) -> list[tuple[int, RecordAction, engine.HandState]]:
     """(index, action, state before it) of each real choice the seat's person
     made (not those a bot made for them)."""
     state = engine.hand_from_record({**record, "actions": []})

@@ -4,7 +4,7 @@ out for the templates (constant work, whatever the history's length)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import OuterRef, Q, QuerySet, Subquery
@@ -20,7 +20,16 @@ from games.models import Game, Hand, Table
 
 from . import charts
 from .facts import BOT_ONLY, DAILY, GUEST, HINTS, LEFT, MOSTLY_BOT, rules_label
-from .models import SHOWN_MU, GameFact, HandFact, PlayerStats, RatingEvent, shown_rating
+from .models import (
+    SHOWN_MU,
+    GameFact,
+    GamesBlock,
+    HandFact,
+    PlayerStats,
+    RatingEvent,
+    StoredStats,
+    shown_rating,
+)
 
 
 def _lazy_str(say: Callable[[str], str], key: str) -> Promise:
@@ -216,7 +225,8 @@ PUBLIC = {
 }
 
 
-def dig(data: Any, path: str) -> Any:
+def dig(data: object, path: str) -> object:
+    """The value at a dotted `path` of stored figures (None where there is none)."""
     for part in path.split("."):
         if not isinstance(data, dict):
             return None
@@ -237,9 +247,12 @@ def percent(value: float, decimals: int = 1) -> str:
     return pgettext("percentage", "%(value)s%%") % {"value": number_format(value, decimals)}
 
 
-def fmt(value: Any, kind: str) -> str:
+def fmt(value: object, kind: str) -> str:
+    """A stored figure (dig) in the reader's language; a dash for none."""
     if value is None:
         return "–"
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"a figure is a number, not {type(value).__name__}")
     if kind == "pct":
         return percent(value)
     if kind == "x":
@@ -247,13 +260,25 @@ def fmt(value: Any, kind: str) -> str:
     return number(value)
 
 
-def figure_sections(
-    mine: dict[str, Any], avg: dict[str, Any], *, full: bool
-) -> list[dict[str, Any]]:
+class FigureRow(TypedDict):
+    label: Promise
+    path: str
+    lifetime: str
+    recent: str
+    avg_lifetime: str
+    avg_recent: str
+
+
+class FigureSection(TypedDict):
+    title: Promise
+    rows: list[FigureRow]
+
+
+def figure_sections(mine: StoredStats, avg: StoredStats, *, full: bool) -> list[FigureSection]:
     """The stored figures as table rows: mine and the average, lifetime and 30 days."""
-    out = []
+    out: list[FigureSection] = []
     for title, rows in ROWS:
-        lines = []
+        lines: list[FigureRow] = []
         for label, path, kind in rows:
             if not full and path not in PUBLIC:
                 continue
@@ -272,12 +297,32 @@ def figure_sections(
     return out
 
 
-def breakdown(mine: dict[str, Any], avg: dict[str, Any], key: str) -> list[dict[str, Any]]:
+def _win_pct(block: GamesBlock | None) -> str:
+    return fmt(block.get("win_pct") if block else None, "pct")
+
+
+def _played(block: GamesBlock | None) -> float:
+    return block.get("played", 0) if block else 0
+
+
+class BreakdownRow(TypedDict):
+    label: str | Promise | None  # a Table.Mode label or rules_label's words
+    played: float
+    won: float
+    win_pct: str
+    avg_win_pct: str
+    recent_played: float
+    recent_win_pct: str
+    avg_recent_win_pct: str
+
+
+def breakdown(mine: StoredStats, avg: StoredStats, key: str) -> list[BreakdownRow]:
     """Games by mode or by rules, lifetime and the last 30 days, each beside
     the average player's win %."""
 
-    def rows_of(data: dict[str, Any], scope: str) -> dict[str, Any]:
-        return dig(data.get(scope), f"games.{key}") or {}
+    def rows_of(data: StoredStats, scope: str) -> dict[str, GamesBlock]:
+        # key is "by_mode" or "by_rules": GamesFigures' dict of GamesBlock
+        return cast("dict[str, GamesBlock]", dig(data.get(scope), f"games.{key}") or {})
 
     rows, recent = rows_of(mine, "lifetime"), rows_of(mine, "recent")
     avg_rows, avg_recent = rows_of(avg, "lifetime"), rows_of(avg, "recent")
@@ -288,22 +333,26 @@ def breakdown(mine: dict[str, Any], avg: dict[str, Any], key: str) -> list[dict[
             "played": v["played"],
             "won": v["won"],
             "win_pct": fmt(v["win_pct"], "pct"),
-            "avg_win_pct": fmt((avg_rows.get(k) or {}).get("win_pct"), "pct"),
-            "recent_played": (recent.get(k) or {}).get("played", 0),
-            "recent_win_pct": fmt((recent.get(k) or {}).get("win_pct"), "pct"),
-            "avg_recent_win_pct": fmt((avg_recent.get(k) or {}).get("win_pct"), "pct"),
+            "avg_win_pct": _win_pct(avg_rows.get(k)),
+            "recent_played": _played(recent.get(k)),
+            "recent_win_pct": _win_pct(recent.get(k)),
+            "avg_recent_win_pct": _win_pct(avg_recent.get(k)),
         }
         for k, v in rows.items()
     ]
 
 
-def stats_of(user_id: int) -> dict[str, Any]:
-    row = PlayerStats.objects.filter(key=f"user:{user_id}").values_list("data", flat=True).first()
+def stats_of(user_id: int) -> StoredStats:
+    row: StoredStats | None = (
+        PlayerStats.objects.filter(key=f"user:{user_id}").values_list("data", flat=True).first()
+    )
     return row or {}
 
 
-def average() -> dict[str, Any]:
-    row = PlayerStats.objects.filter(key="all").values_list("data", flat=True).first()
+def average() -> StoredStats:
+    row: StoredStats | None = (
+        PlayerStats.objects.filter(key="all").values_list("data", flat=True).first()
+    )
     return row or {}
 
 
@@ -332,7 +381,7 @@ def game_for(user: User | AnonymousUser, game_id: int) -> Game | None:
     return game if access.may_view_game_records(user, game.table) else None
 
 
-def history(user: User, filters: Mapping[str, Any]) -> QuerySet[HandFact]:
+def history(user: User, filters: Mapping[str, object]) -> QuerySet[HandFact]:
     """The user's finished hands, newest first, filtered by the cleaned data
     of a stats.forms.HistoryFilterForm (booleans, and `game` an id or None)."""
     qs = HandFact.objects.filter(user=user).select_related("hand", "game__table")

@@ -10,30 +10,41 @@ from __future__ import annotations
 
 import datetime
 import json
-from typing import Any, TypedDict
+from collections.abc import Mapping
+from typing import TypedDict
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Aggregate, Count, Max, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from openskill.models import PlackettLuce
 
+from accounts.models import User
 from euchre_site.safe_json import JSONTooLarge, loads_limited
 from games import engine
-from games.models import Game, Hand
+from games.models import Game, Hand, Seat
 
 from .facts import BOT_ONLY, DAILY, GUEST, HINTS, LEFT, SeatPlay, rules_key, seat_facts, seat_play
 from .models import (
     POSITIONS,
+    Agreement,
+    Figures,
     GameFact,
+    GamesBlock,
+    GamesFigures,
     HandFact,
+    HandFigures,
     ImportedGame,
+    MakerBlock,
     PlayerStats,
     Rating,
     RatingEvent,
+    RatingPoint,
     Review,
+    ScopeFigures,
+    StoredStats,
     established_q,
 )
 
@@ -174,10 +185,12 @@ _HAND_COUNTS: dict[str, Q] = {
 }
 
 
-def _hand_aggregates(rows: Any, since: datetime.datetime) -> dict[str, dict[str, float]]:
+def _hand_aggregates(
+    rows: QuerySet[HandFact], since: datetime.datetime
+) -> dict[str, dict[str, float]]:
     """Every count and the points, lifetime and since `since`, in one query."""
     recent = Q(finished__gte=since)
-    exprs: dict[str, Any] = {}
+    exprs: dict[str, Aggregate] = {}
     for name, cond in _HAND_COUNTS.items():
         exprs[f"l_{name}"] = Count("pk", filter=cond)
         exprs[f"r_{name}"] = Count("pk", filter=cond & recent)
@@ -192,15 +205,28 @@ def _hand_aggregates(rows: Any, since: datetime.datetime) -> dict[str, dict[str,
     return out
 
 
-def _game_aggregates(rows: Any, since: datetime.datetime) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+class GameCounts(TypedDict):
+    played: int
+    won: int
+
+
+class GameAggregates(GameCounts):
+    players: int
+    by_mode: dict[str, GameCounts]
+    by_rules: dict[str, GameCounts]
+
+
+def _game_aggregates(
+    rows: QuerySet[GameFact], since: datetime.datetime
+) -> dict[str, GameAggregates]:
+    out: dict[str, GameAggregates] = {}
     for scope, qs in (("lifetime", rows), ("recent", rows.filter(finished__gte=since))):
         total = qs.aggregate(
             played=Count("pk"),
             won=Count("pk", filter=Q(won=True)),
             players=Count("user", distinct=True),
         )
-        by: dict[str, dict[str, dict[str, int]]] = {"mode": {}, "rules": {}}
+        by: dict[str, dict[str, GameCounts]] = {"mode": {}, "rules": {}}
         for field, name in (("mode", "mode"), ("rules_key", "rules")):
             for r in (
                 qs.values(field)
@@ -208,7 +234,13 @@ def _game_aggregates(rows: Any, since: datetime.datetime) -> dict[str, dict[str,
                 .order_by(field)
             ):
                 by[name][r[field]] = {"played": r["played"], "won": r["won"]}
-        out[scope] = {**total, "by_mode": by["mode"], "by_rules": by["rules"]}
+        out[scope] = {
+            "played": total["played"],
+            "won": total["won"],
+            "players": total["players"],
+            "by_mode": by["mode"],
+            "by_rules": by["rules"],
+        }
     return out
 
 
@@ -225,8 +257,8 @@ def _n(x: float) -> float:
     return int(x) if float(x).is_integer() else round(x, 1)
 
 
-def _games_figures(g: dict[str, Any], per: float) -> dict[str, Any]:
-    def block(b: dict[str, Any]) -> dict[str, Any]:
+def _games_figures(g: GameAggregates, per: float) -> GamesFigures:
+    def block(b: GameCounts) -> GamesBlock:
         return {
             "played": _n(b["played"] / per),
             "won": _n(b["won"] / per),
@@ -240,14 +272,14 @@ def _games_figures(g: dict[str, Any], per: float) -> dict[str, Any]:
     }
 
 
-def _hand_figures(c: dict[str, float], per: float) -> dict[str, Any]:
+def _hand_figures(c: dict[str, float], per: float) -> HandFigures:
     """The figures of HandFact counts `c`; counts divided by `per` (1 for a
     person, the number of players for the average)."""
 
     def n(k: str) -> float:
         return _n(c[k] / per)
 
-    def maker_block(prefix: str) -> dict[str, Any]:
+    def maker_block(prefix: str) -> MakerBlock:
         calls = c[f"{prefix}calls"]
         return {
             "calls": n(f"{prefix}calls"),
@@ -314,19 +346,23 @@ def n_diff(a: float, b: float, per: float) -> float:
 
 
 def figures(
-    hand_rows: Any, game_rows: Any, *, now: datetime.datetime, average: bool = False
-) -> dict[str, Any]:
+    hand_rows: QuerySet[HandFact],
+    game_rows: QuerySet[GameFact],
+    *,
+    now: datetime.datetime,
+    average: bool = False,
+) -> Figures:
     """Lifetime and last-30-days figures of some fact rows (one person's, or
     everybody's for the average player)."""
     since = now - datetime.timedelta(days=RECENT_DAYS)
     h = _hand_aggregates(hand_rows, since)
     g = _game_aggregates(game_rows, since)
-    out: dict[str, Any] = {}
+    out: dict[str, ScopeFigures] = {}
     for scope in ("lifetime", "recent"):
         per_h = max(1, h[scope]["players"]) if average else 1
         per_g = max(1, g[scope]["players"]) if average else 1
         out[scope] = {"games": _games_figures(g[scope], per_g), **_hand_figures(h[scope], per_h)}
-    return out
+    return {"lifetime": out["lifetime"], "recent": out["recent"]}
 
 
 def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None) -> PlayerStats:
@@ -334,7 +370,7 @@ def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None
     now = now or timezone.now()
     hand_rows = HandFact.objects.filter(user_id=user_id)
     games = GameFact.objects.filter(user_id=user_id, counted=True)
-    data = figures(hand_rows, games, now=now)
+    data: StoredStats = {**figures(hand_rows, games, now=now)}
     per_game = list(
         hand_rows.values("game")
         .annotate(points=Sum("points"), hands=Count("pk"), at=Max("finished"))
@@ -370,13 +406,15 @@ def player_stats_recompute(*, user_id: int, now: datetime.datetime | None = None
 def average_stats_recompute(*, now: datetime.datetime | None = None) -> PlayerStats:
     """The average player's figures: rates over everybody's rows, counts per player."""
     now = now or timezone.now()
-    data = figures(
-        HandFact.objects.all(), GameFact.objects.filter(counted=True), now=now, average=True
-    )
+    data: StoredStats = {
+        **figures(
+            HandFact.objects.all(), GameFact.objects.filter(counted=True), now=now, average=True
+        )
+    }
     return _store(AVERAGE_KEY, None, data)
 
 
-def _store(key: str, user_id: int | None, data: dict[str, Any]) -> PlayerStats:
+def _store(key: str, user_id: int | None, data: StoredStats) -> PlayerStats:
     for _attempt in range(3):
         try:
             with transaction.atomic():
@@ -387,14 +425,6 @@ def _store(key: str, user_id: int | None, data: dict[str, Any]) -> PlayerStats:
         except IntegrityError:  # created at the same moment by another worker
             continue
     raise RuntimeError(f"could not store the statistics {key}")
-
-
-class Agreement(TypedDict):
-    """How often a player's decisions were the hard bot's, over their reviews."""
-
-    pct: float | None
-    decisions: int
-    hands: int
 
 
 def agreement_of(*, user_id: int) -> Agreement | None:
@@ -452,7 +482,7 @@ def ratings_update(*, game: Game) -> bool:
     }
     rated = {p for p, note in notes.items() if note in ("", LEFT)}  # the people's seats
 
-    def player(s: Any) -> tuple[int | None, str]:
+    def player(s: Seat) -> tuple[int | None, str]:
         if s.position in rated:
             return s.user_id, ""
         return None, s.bot_level or "medium"
@@ -487,12 +517,6 @@ def ratings_update(*, game: Game) -> bool:
                 rating=row, game=game, mu=row.mu, sigma=row.sigma, ordinal=row.ordinal, at=at
             )
     return True
-
-
-class RatingPoint(TypedDict):
-    at: str  # ISO 8601
-    game: int
-    value: int  # the shown rating after the game
 
 
 def rating_series(*, user_id: int) -> list[RatingPoint]:
@@ -549,8 +573,8 @@ class RecordTooLarge(ValueError):
     """The record is over MAX_IMPORT_BYTES (HTTP 413)."""
 
 
-def _read_record(raw: str | bytes) -> Any:
-    """The record's JSON, within the site's limits (size, depth, no NaN or
+def _read_record(raw: str | bytes) -> object:
+    """The record's JSON (any JSON value: the caller checks its shape), within the site's limits (size, depth, no NaN or
     Infinity: euchre_site.safe_json); ValueError with a sentence otherwise."""
     try:
         record = loads_limited(raw, max_bytes=MAX_IMPORT_BYTES)
@@ -585,28 +609,30 @@ def _read_record(raw: str | bytes) -> Any:
     return record
 
 
-def _record_fault(err: dict[str, Any]) -> str:
+def _record_fault(err: Mapping[str, object]) -> str:
     """A replay error of a game record (docs/hand-record.md) as a sentence."""
     # The engine's reasons are English (the record format's own words).
     reason = str(err["reason"])
-    detail = (err.get("detail") or {}).get("reason")
+    hand_error = err.get("detail")
+    detail = hand_error.get("reason") if isinstance(hand_error, dict) else None
     if detail:
         # Translators: an imported game record's fault (%(fault)s) and its detail (%(detail)s), both in English.
         reason = pgettext("a record's fault and its detail", "%(fault)s: %(detail)s") % {
             "fault": reason,
             "detail": detail,
         }
-    if err.get("hand") is None:
+    hand = err.get("hand")
+    if not isinstance(hand, int):  # None: the game itself
         # Translators: an imported game record does not replay by the rules; %(reason)s says why, in English.
         return _("Not a valid game record (the game): %(reason)s") % {"reason": reason}
     # Translators: an imported game record does not replay by the rules; %(n)s is the number of the hand at fault, %(reason)s says why, in English.
     return _("Not a valid game record (hand %(n)s): %(reason)s") % {
-        "n": err["hand"] + 1,
+        "n": hand + 1,
         "reason": reason,
     }
 
 
-def import_game_record(*, owner: Any, raw: str | bytes, name: str = "") -> ImportedGame:
+def import_game_record(*, owner: User, raw: str | bytes, name: str = "") -> ImportedGame:
     """Check a game record by replaying it, once, and keep it for its importer
     only, with the game's result and every hand's: its pages read those and
     never replay the record again.

@@ -4,7 +4,8 @@ record; none aggregates the history."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -27,8 +28,9 @@ from games import words
 from games.narration import describe
 
 from . import charts, selectors
+from .facts import HandRecord
 from .forms import HistoryFilterForm
-from .models import PROVISIONAL_GAMES, ImportedGame, Review
+from .models import PROVISIONAL_GAMES, ImportedGame, PositionFigures, Review, Series
 from .replay import step_context
 from .review import agreement_progress, agreement_request, review_request
 from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
@@ -43,7 +45,7 @@ def _me(request: HttpRequest) -> User:
     return user
 
 
-def _dated(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _dated(series: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
     """The points of a stored series with `when`, their time as a datetime
     (stored as ISO text), for the page to show as a date in the reader's language."""
     return [{**p, "when": parse_datetime(str(p.get("at") or ""))} for p in series]
@@ -81,16 +83,20 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     own = person.pk == request.user.pk
     data = selectors.stats_of(person.pk)
     avg = selectors.average()
-    series = data.get("series") or {}
+    series: Series = data.get("series") or {"points_per_hand": [], "rating": []}
     rating_values = [p["value"] for p in series.get("rating") or []]
     pph = [p["value"] for p in series.get("points_per_hand") or []]
-    by_pos = selectors.dig(data.get("lifetime"), "maker.by_position") or {}
+    # Stored figures are read leniently (dig): a row older than a figure lacks it.
+    by_pos = cast(
+        "dict[str, PositionFigures]",
+        selectors.dig(data.get("lifetime"), "maker.by_position") or {},
+    )
     pos_bars = [
-        (str(label), (by_pos.get(k) or {}).get("calls", 0))
+        (str(label), pos.get("calls", 0) if (pos := by_pos.get(k)) else 0)
         for k, label in selectors.POSITION_LABELS.items()
     ]
     name = person.get_username()
-    ctx: dict[str, Any] = {
+    ctx: dict[str, object] = {
         "progress": agreement_progress(user=person) if own else None,
         "person": person,
         "own": own,
@@ -198,7 +204,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     if hand is None:
         raise Http404("No such finished hand")
     names = selectors.seat_names(hand.game)
-    ctx = step_context(hand.record, _int(request.GET.get("step")), names)
+    ctx: dict[str, object] = {**step_context(hand.record, _int(request.GET.get("step")), names)}
     seat = next(
         (s.position for s in hand.game.table.seats.all() if s.user_id == request.user.pk), None
     )
@@ -269,7 +275,7 @@ def _import(request: HttpRequest) -> tuple[ImportedGame | None, str, int]:
         raw = upload.read(MAX_IMPORT_BYTES + 1)
     try:
         imported = import_game_record(
-            owner=request.user, raw=raw, name=request.POST.get("name", "")
+            owner=_me(request), raw=raw, name=request.POST.get("name", "")
         )
     except RecordTooLarge as exc:
         return None, str(exc), 413
@@ -327,7 +333,11 @@ def imported_hand(request: HttpRequest, imported_id: int, number: int) -> HttpRe
         raise Http404("No such finished hand")
     # Translators: a player of an imported game, known only by their seat's number (1 to 3).
     names = {s: _("Seat %(n)s") % {"n": s + 1} for s in range(3)}
-    ctx = step_context(record, _int(request.GET.get("step")), names, final=result)
+    # A hand of a record the import replayed whole (services.import_game_record).
+    hand_record = cast(HandRecord, record)
+    ctx: dict[str, object] = {
+        **step_context(hand_record, _int(request.GET.get("step")), names, final=result)
+    }
     ctx.update(
         # Translators: the title of an imported game's hand replay: %(name)s is the name the importer gave it (or its number), %(n)s the hand's number.
         title=_("Imported game %(name)s · hand %(n)s")

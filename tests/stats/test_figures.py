@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime
 import io
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.utils import timezone
 
 from stats import services
-from stats.facts import seat_facts
+from stats.facts import HandRecord, SeatFacts, seat_facts
 from stats.models import GameFact, HandFact, PlayerStats, Rating, RatingEvent
 
 from .helpers import FINAL_SCORES, GAME_HANDS, build_game, hand_record
@@ -18,12 +18,14 @@ from .helpers import FINAL_SCORES, GAME_HANDS, build_game, hand_record
 pytestmark = pytest.mark.django_db
 
 
-def facts_of(n: int) -> list[dict[str, Any]]:
+def facts_of(n: int) -> list[SeatFacts]:
     dealer, deal, acts = GAME_HANDS[n]
     rec = hand_record(dealer, deal, acts)
     from games import engine
 
-    return seat_facts(rec, engine.replay_hand(rec))
+    # A legal record: its replay is a result, not an error.
+    result = cast(engine.HandResult, engine.replay_hand(rec))
+    return seat_facts(cast(HandRecord, rec), result)
 
 
 # The HandFact columns that hand_facts_store fills from elsewhere than seat_facts.
