@@ -4,7 +4,6 @@ around the reported message as it stood when it was reported."""
 from __future__ import annotations
 
 import datetime
-from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
@@ -56,7 +55,7 @@ class ReportAdmin(admin.ModelAdmin):
     def conversation(self, report: Report) -> SafeString:
         """The stored messages around the reported one (marked), oldest first;
         every name and text escaped."""
-        rows: list[tuple[Any, ...]] = []
+        rows: list[tuple[object, ...]] = []
         for m in report.context or []:
             when = datetime.datetime.fromisoformat(m["created"]).strftime("%Y-%m-%d %H:%M:%S")
             seat = "spectator" if m.get("seat") is None else f"seat {m['seat'] + 1}"
@@ -95,7 +94,7 @@ class MessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Message | None = None) -> bool:
         return False  # what was said stays as said; staff may delete a message
 
 

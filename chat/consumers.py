@@ -24,7 +24,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.http import HttpRequest
 from django.utils import translation
@@ -40,6 +40,13 @@ from games.models import Table
 from . import render, selectors, services
 from .services import ChatEvent
 from .templatetags.chat_tags import compose_for
+
+
+class SettingsEvent(TypedDict):
+    """`chat.settings` (chat.services): the owner changed the table's chat."""
+
+    type: str
+
 
 MAX_REMEMBERED = 500  # message ids a socket keeps, to send none twice
 MAX_RECEIVED = 16_384  # bytes of one received message: 200 characters, escaped, and the form
@@ -103,7 +110,7 @@ class TableChatConsumer(TableConsumer):
             html = render.frame_html(data, self.user.pk)
         await self.send(text_data=html)
 
-    async def chat_settings(self, event: dict[str, Any]) -> None:
+    async def chat_settings(self, event: SettingsEvent) -> None:
         html = await database_sync_to_async(self._compose_if_changed)()
         if html:
             await self.send(text_data=html)

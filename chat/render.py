@@ -9,7 +9,7 @@ renders it from the event alone, without touching the database.
 from __future__ import annotations
 
 import datetime
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -76,7 +76,7 @@ def _item(data: MessageData, reader_id: int | None, actions: bool) -> MessageIte
     }
 
 
-def _context(request: HttpRequest | None, actions: bool) -> dict[str, Any]:
+def _context(request: HttpRequest | None, actions: bool) -> dict[str, object]:
     return {"reasons": Report.Reason.choices, "actions": actions, "request": request}
 
 

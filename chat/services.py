@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 import logging
 import unicodedata
-from typing import Any, TypedDict, cast
+from typing import TypedDict
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -159,7 +159,7 @@ def deliver(data: render.MessageData) -> None:
         "hidden_from": selectors.hidden_from(data["sender_id"]),
     }
     # push.send takes any JSON-able dict: the event's shape is ChatEvent.
-    push.send([(game_realtime.table_group(data["table_id"]), cast(dict[str, Any], event))])
+    push.send([(game_realtime.table_group(data["table_id"]), dict(event))])
 
 
 def notify_away(table_id: int, table_name: str, sender_id: int, game_id: int | None) -> None:

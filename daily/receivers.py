@@ -4,7 +4,7 @@ DailyConfig.ready."""
 
 from __future__ import annotations
 
-from typing import Any
+from django.db.models import Model
 
 from games import signals as game_signals
 from games.models import Hand
@@ -19,7 +19,7 @@ def connect() -> None:
     signals.entry_ended.connect(entry_ended, dispatch_uid="daily.entry_ended")
 
 
-def hand_finished(sender: Any, hand_id: int, **kwargs: Any) -> None:
+def hand_finished(sender: type[Model], hand_id: int, **kwargs: object) -> None:
     """A hand ended (after its commit): if it is a daily deal's, count it."""
     game = Hand.objects.filter(pk=hand_id).values("game_id")
     entry_id = Entry.objects.filter(game_id__in=game).values_list("pk", flat=True).first()
@@ -27,11 +27,11 @@ def hand_finished(sender: Any, hand_id: int, **kwargs: Any) -> None:
         tasks.entry_update.delay(entry_id)
 
 
-def game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
+def game_finished(sender: type[Model], game_id: int, **kwargs: object) -> None:
     entry_id = Entry.objects.filter(game_id=game_id).values_list("pk", flat=True).first()
     if entry_id is not None:
         tasks.entry_update.delay(entry_id)
 
 
-def entry_ended(sender: Any, entry_id: int, **kwargs: Any) -> None:
+def entry_ended(sender: type[Model], entry_id: int, **kwargs: object) -> None:
     tasks.entry_update.delay(entry_id)

@@ -18,7 +18,7 @@ import datetime
 import hashlib
 import random
 import secrets
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
@@ -46,7 +46,15 @@ def today(now: datetime.datetime | None = None) -> datetime.date:
     return (now or timezone.now()).astimezone(datetime.UTC).date()
 
 
-def draw_deals(seed: str, rules: Rules) -> tuple[int, list[dict[str, Any]]]:
+class Deal(TypedDict):
+    """A hand record's `deal` (docs/hand-record.md): every card once."""
+
+    hands: list[list[str]]
+    dummy: list[str]
+    kitty: list[str]
+
+
+def draw_deals(seed: str, rules: Rules) -> tuple[int, list[Deal]]:
     """The first dealer and the day's deals, drawn from its seed (hex): the
     seed alone gives them back, which anyone can check once it is shown."""
     rng = random.Random(int(seed, 16))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 
@@ -16,6 +16,14 @@ from euchre_site.socket_db import database_sync_to_async
 from games import presence
 
 from . import realtime, services, texts
+
+
+class HtmlFrame(TypedDict):
+    """`html.frame` (notifications.realtime): HTML for the page as it is."""
+
+    type: str
+    html: str
+
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +58,7 @@ class NotificationConsumer(SessionBoundConsumer):
                 await database_sync_to_async(presence.left)(presence.SITE, self.scope["user"].pk)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def html_frame(self, event: dict[str, Any]) -> None:
+    async def html_frame(self, event: HtmlFrame) -> None:
         await self.send(text_data=event["html"])
 
 

@@ -5,16 +5,17 @@ NotificationsConfig.ready."""
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
+from django.db.models import Model
 
 from accounts.models import User
 from games import signals as game_signals
 from games.models import Game
 
 from . import services, signals, tasks
+from .texts import Params
 from .views import forget_push_on_logout
 
 log = logging.getLogger(__name__)
@@ -27,14 +28,14 @@ def connect() -> None:
 
 
 def tell(
-    sender: Any,
+    sender: type[Model],
     user: User,
     kind: str,
     game: Game,
     turn_key: str | None = None,
-    params: dict[str, Any] | None = None,
+    params: Params | None = None,
     text: str = "",
-    **kw: Any,
+    **kw: object,
 ) -> None:
     """games.signals.tell: `user`, `kind`, `game`, `turn_key` and `params`, the
     facts of the kind (notifications.texts lists them); the words are written
@@ -53,7 +54,13 @@ def tell(
 
 
 def stored(
-    sender: Any, *, user_id: int, notification_id: int, email: bool, push: bool, **kw: Any
+    sender: type[Model],
+    *,
+    user_id: int,
+    notification_id: int,
+    email: bool,
+    push: bool,
+    **kw: object,
 ) -> None:
     """Queue the e-mail batch and the push of a new notification."""
     try:

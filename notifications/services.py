@@ -18,8 +18,8 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import requests
 from django.conf import settings
@@ -39,6 +39,7 @@ from games.models import Game, Seat
 
 from . import push_endpoints, realtime, signals, texts
 from .models import Notification, Preferences, PushSubscription
+from .texts import Params
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +256,7 @@ def notify(
     kind: str,
     game: Game | None,
     url: str,
-    params: dict[str, Any] | None = None,
+    params: Params | None = None,
     text: str = "",
     turn_key: str | None = None,
 ) -> Notification | None:
@@ -387,7 +388,7 @@ def unsubscribe_url(prefs: Preferences) -> str:
 
 
 def _send_mail(
-    *, user: User, prefs: Preferences, subject: str, template: str, context: dict[str, Any]
+    *, user: User, prefs: Preferences, subject: str, template: str, context: Mapping[str, object]
 ) -> None:
     """Call it in the user's language (`texts.in_language_of`): subject and body are theirs."""
     unsubscribe = unsubscribe_url(prefs)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
@@ -40,7 +40,9 @@ from accounts.languages import language_of
 from accounts.models import User
 from games.words import winner_name  # a bot's name in the active language
 
-Params = Mapping[str, Any]
+# A notification's params: stored JSON whose keys depend on its kind (the list
+# above); each sentence checks what it reads (`sentence` turns a fault into None).
+Params = Mapping[str, object]
 
 
 class Notification(Protocol):
@@ -50,7 +52,7 @@ class Notification(Protocol):
     @property
     def kind(self) -> str: ...
     @property
-    def params(self) -> Any: ...
+    def params(self) -> Params | None: ...
     @property
     def text(self) -> str: ...
     @property
@@ -93,7 +95,7 @@ def _timeout(p: Params) -> str:
 
 def _reminder(p: Params) -> str:
     table = _name(p["table"])
-    minutes = max(1, int(p["minutes"]))
+    minutes = max(1, _whole(p["minutes"]))
     if minutes <= 90:
         # Translators: a notification sent before a deadline: the reader's move at %(table)s must be made within %(minutes)d minutes (counted when it was sent).
         return ngettext(
@@ -146,10 +148,17 @@ SENTENCES: dict[str, Callable[[Params], str]] = {
 }
 
 
-def _name(value: Any) -> str:
+def _name(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError("a name must be a string")
     return value
+
+
+def _whole(value: object) -> int:
+    """`int(value)` of a stored number (or its text)."""
+    if not isinstance(value, (int, float, str)):
+        raise TypeError("a count must be a number")
+    return int(value)
 
 
 def sentence(kind: str, params: Params) -> str | None:

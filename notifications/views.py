@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -221,7 +221,7 @@ def _session_endpoints(request: HttpRequest, *, add: str = "", remove: str = "")
 
 
 def forget_push_on_logout(
-    sender: Any, request: HttpRequest | None, user: User | None, **kwargs: Any
+    sender: type[Model], request: HttpRequest | None, user: User | None, **kwargs: object
 ) -> None:
     """Log-out ends this browser's push for the account: someone else may use it next.
 

@@ -5,9 +5,9 @@ SocialConfig.ready."""
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from allauth.account.signals import user_signed_up
+from django.db.models import Model
 from django.http import HttpRequest
 
 from accounts.models import User
@@ -25,15 +25,19 @@ def connect() -> None:
     signals.invitation_to_mail.connect(invitation_to_mail, dispatch_uid="social.invitation_mail")
 
 
-def seat_wanted(sender: Any, *, table: Table, position: int, user: Any, **kwargs: Any) -> None:
+def seat_wanted(
+    sender: type[Model], *, table: Table, position: int, user: User | None, **kwargs: object
+) -> None:
     services.check_seat(table=table, position=position, user=user)
 
 
-def seat_taken(sender: Any, *, table: Table, user: User, **kwargs: Any) -> None:
+def seat_taken(sender: type[Model], *, table: Table, user: User, **kwargs: object) -> None:
     services.seat_taken(table=table, user=user)
 
 
-def signed_up(sender: Any, *, request: HttpRequest | None, user: User, **kwargs: Any) -> None:
+def signed_up(
+    sender: type[Model], *, request: HttpRequest | None, user: User, **kwargs: object
+) -> None:
     """Someone who followed an invitation link and signed up takes the held
     seat at once (if it is still held): straight from sign-up to the table."""
     token = request.session.pop(selectors.SIGNUP_INVITATION_KEY, None) if request else None
@@ -43,5 +47,5 @@ def signed_up(sender: Any, *, request: HttpRequest | None, user: User, **kwargs:
             services.invitation_accept(token=token, user=user)
 
 
-def invitation_to_mail(sender: Any, *, invitation_id: int, **kwargs: Any) -> None:
+def invitation_to_mail(sender: type[Model], *, invitation_id: int, **kwargs: object) -> None:
     tasks.send_invitation_email.delay(invitation_id)

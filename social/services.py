@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -60,7 +59,7 @@ def _not_self(user: User, other: User) -> None:
         raise Refusal(_("That is you."))
 
 
-def _tell(user: User, kind: str, url: str, params: dict[str, Any]) -> None:
+def _tell(user: User, kind: str, url: str, params: dict[str, str]) -> None:
     notify(user=user, kind=kind, game=None, url=url, params=params)
 
 
@@ -208,7 +207,7 @@ def _held_seat(table: Table, position: int, now: datetime.datetime) -> Invitatio
     )
 
 
-def check_seat(*, table: Table, position: int, user: Any) -> None:
+def check_seat(*, table: Table, position: int, user: User | None) -> None:
     """games.signals.seat_wanted: a held seat is for its invitee, and nobody
     sits down at a table where a seated player blocked them."""
     now = timezone.now()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -74,7 +73,7 @@ def social_post(
         @login_required
         @require_POST
         @functools.wraps(handler)
-        def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def view(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             rate = getattr(settings, rate_setting)
             if is_ratelimited(request, group=group, key="user", rate=rate, increment=True):
                 return _refused(request, _("Too many at once: wait a while and try again."), 429)

@@ -3,8 +3,6 @@ sentence a player reads when it holds something else."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy
@@ -37,7 +35,7 @@ class HistoryFilterForm(forms.Form):
 
     def query(self) -> str:
         """The valid filters as a query string, for the paging links."""
-        data: dict[str, Any] = self.cleaned_data
+        data: dict[str, object] = self.cleaned_data
         return urlencode(
             {k: (str(v) if k == "game" else "1") for k, v in data.items() if v not in (None, False)}
         )

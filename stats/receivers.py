@@ -4,7 +4,7 @@ StatsConfig.ready."""
 
 from __future__ import annotations
 
-from typing import Any
+from django.db.models import Model
 
 from games import signals as game_signals
 
@@ -17,13 +17,13 @@ def connect() -> None:
     signals.review_wanted.connect(review_wanted, dispatch_uid="stats.review_wanted")
 
 
-def hand_finished(sender: Any, hand_id: int, **kwargs: Any) -> None:
+def hand_finished(sender: type[Model], hand_id: int, **kwargs: object) -> None:
     tasks.hand_finished.delay(hand_id)
 
 
-def game_finished(sender: Any, game_id: int, **kwargs: Any) -> None:
+def game_finished(sender: type[Model], game_id: int, **kwargs: object) -> None:
     tasks.game_finished.delay(game_id)
 
 
-def review_wanted(sender: Any, review_id: int, **kwargs: Any) -> None:
+def review_wanted(sender: type[Model], review_id: int, **kwargs: object) -> None:
     tasks.review_hand.delay(review_id)

@@ -3,21 +3,23 @@ buttons on their profile, and the seats held at a table."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from django import template
 from django.contrib.auth.models import AnonymousUser
+from django.template.context import Context
 
 from accounts.models import User
+from games.presenters import SeatRow
 
 from .. import selectors
+from ..models import Invitation
 
 register = template.Library()
 
 
 @register.inclusion_tag("social/_player_panel.html", takes_context=True)
-def player_panel(context: dict[str, Any], person: User) -> dict[str, Any]:
+def player_panel(context: Context, person: User) -> dict[str, object]:
     request = context.get("request")
     viewer = getattr(request, "user", None)
     own = isinstance(viewer, User) and viewer.pk == person.pk
@@ -36,18 +38,18 @@ def player_panel(context: dict[str, Any], person: User) -> dict[str, Any]:
 
 
 @register.simple_tag
-def seat_holds(table_id: int) -> dict[int, Any]:
+def seat_holds(table_id: int) -> dict[int, Invitation]:
     return selectors.seat_holds(table_id)
 
 
 @register.filter
-def at(mapping: dict[int, Any], key: int) -> Any:
+def at(mapping: object, key: int) -> object:
     """mapping[key], or None: `holds|at:s.position`."""
     return mapping.get(key) if isinstance(mapping, dict) else None
 
 
 @register.filter
-def open_to_invite(seats: Sequence[Any], holds: dict[int, Any]) -> list[Any]:
+def open_to_invite(seats: Sequence[SeatRow], holds: Mapping[int, object]) -> list[SeatRow]:
     """The table's seat rows (games.presenters.SeatRow) that are empty and not
     held: where an invitation may go."""
     return [s for s in seats if s.seat.is_empty and s.position not in holds]

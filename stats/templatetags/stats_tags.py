@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.db.models import OuterRef, Subquery
+
+from games.models import Game
 
 from ..models import GameFact, RatingEvent
 from ..selectors import rating_before, rating_change
@@ -14,7 +14,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def rating_changes(game: Any) -> dict[int, int]:
+def rating_changes(game: Game | int | None) -> dict[int, int]:
     """What a finished game did to each person's shown rating: {seat position:
     change}, the change in the shown units (this game's shown rating minus the
     one before it, or minus a new player's starting 1500: stats.models
@@ -26,7 +26,7 @@ def rating_changes(game: Any) -> dict[int, int]:
         {% rating_changes game as changes %}
         {% for position, change in changes.items %}...{% endfor %}
     """
-    game_id = getattr(game, "pk", game)
+    game_id = game.pk if isinstance(game, Game) else game
     if not game_id:
         return {}
     seat = GameFact.objects.filter(game=OuterRef("game"), user=OuterRef("rating__user")).values(
