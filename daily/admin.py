@@ -3,8 +3,7 @@ an action) takes it off the day's figures and board at once."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -35,7 +34,9 @@ class EntryAdmin(admin.ModelAdmin):
     readonly_fields = ("points", "total", "place", "ranked", "streak", "started", "ended")
     actions = ("hide", "show")
 
-    def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Entry, form: forms.ModelForm[Entry], change: bool
+    ) -> None:
         super().save_model(request, obj, form, change)
         services.day_results_update(deal_id=obj.deal_id)
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from celery import shared_task
+from celery import Task, shared_task
 
 from . import services
 
 
 @shared_task(bind=True, acks_late=True, ignore_result=True)
-def send_pending_emails(self: Any, user_id: int) -> int:
+def send_pending_emails(self: Task, user_id: int) -> int:
     """One e-mail with the user's pending notifications; in quiet hours, again at their end."""
     outcome = services.send_pending_emails(user_id)
     if outcome.retry_at is not None and not self.request.is_eager:

@@ -18,12 +18,11 @@ import random
 import statistics
 import tempfile
 import time
-from typing import Any
 
 from games import engine  # pure Python: no Django needed yet
 
 
-def _play_game(rng: random.Random) -> Any:
+def _play_game(rng: random.Random) -> engine.GameState:
     state = engine.new_game(engine.Rules(), 10, rng.randrange(3))
     while not state.over:
         state = engine.game_start_hand(state, rng)

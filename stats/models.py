@@ -7,6 +7,7 @@ Celery task after each hand and game; a page view never aggregates history.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
@@ -240,7 +241,7 @@ class PlayerStats(models.Model):
         blank=True,
         related_name="player_stats",
     )
-    data: models.JSONField[Any, Any] = models.JSONField(default=dict)
+    data: models.JSONField[StoredStats, StoredStats] = models.JSONField(default=dict)
     computed = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -368,6 +369,26 @@ class ImportedGame(models.Model):
         return self.name or _("Imported game %(n)s") % {"n": self.pk}
 
 
+class RankedMove(TypedDict):
+    """A move of the hard bot's ranking (bots.analyse), rounded."""
+
+    action: Mapping[str, object]  # an action as a hand record has it
+    share: float  # of the imagined deals where it was best
+    score: float
+
+
+class ReviewDecision(TypedDict):
+    """One reviewed decision (Review.decisions): the person's move, the bot's."""
+
+    index: int  # in the hand record's actions
+    action: Mapping[str, object]
+    best: Mapping[str, object] | None
+    best_share: float | None  # None: the search had one move to try
+    my_share: float | None
+    agree: bool
+    ranking: list[RankedMove]  # the best five
+
+
 class Review(models.Model):
     """The hard bot's opinion of one person's decisions in one finished hand."""
 
@@ -386,8 +407,9 @@ class Review(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     done_steps = models.PositiveSmallIntegerField(default=0)
     total_steps = models.PositiveSmallIntegerField(default=0)
-    # [{"index", "action", "best", "share", "agree", "ranking": [...]}, ...]
-    decisions: models.JSONField[Any, Any] = models.JSONField(default=list)
+    decisions: models.JSONField[list[ReviewDecision], list[ReviewDecision]] = models.JSONField(
+        default=list
+    )
     agreed = models.PositiveSmallIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 

@@ -30,7 +30,7 @@ from games.models import Hand
 
 from . import signals
 from .facts import HandRecord, RecordAction, bot_made
-from .models import HandFact, Review
+from .models import HandFact, Review, ReviewDecision
 from .services import player_stats_recompute
 
 BUDGET_MS = 120
@@ -156,7 +156,7 @@ def run(*, review_id: int) -> str:
         status=Review.Status.RUNNING, total_steps=len(todo), done_steps=0
     )
     rng = random.Random(hand.pk)
-    out = []
+    out: list[ReviewDecision] = []
     agreed = 0
     for n, (index, action, state) in enumerate(todo, start=1):
         view = engine.view(state, seat)

@@ -91,7 +91,7 @@ def played(alice: Any, bob: Any, carol: Any) -> Any:
 
 
 def stats(user: Any) -> dict[str, Any]:
-    return PlayerStats.objects.get(key=f"user:{user.pk}").data
+    return dict(PlayerStats.objects.get(key=f"user:{user.pk}").data)
 
 
 def test_alice_every_figure(played: Any, alice: Any) -> None:

@@ -44,6 +44,7 @@ def test_review_looks_only_at_the_players_own_decisions(played: Any, alice: Any)
         assert d["ranking"] and (d["best_share"] is None or 0 <= d["best_share"] <= 1)
     assert rev.agreed == sum(d["agree"] for d in rev.decisions)
     agreement = PlayerStats.objects.get(key=f"user:{alice.pk}").data["agreement"]
+    assert agreement is not None
     assert agreement["decisions"] == rev.total_steps and agreement["hands"] == 1
 
 
@@ -87,5 +88,6 @@ def test_agreement_reviews_recent_hands_with_progress(played: Any, alice: Any) -
     assert "every 2s" not in html and "Review my last 20 hands" in html
     page = c.get(reverse("stats:player", args=["alice"])).content.decode()
     agreement = PlayerStats.objects.get(key=f"user:{alice.pk}").data["agreement"]
+    assert agreement is not None
     assert agreement["hands"] == 4 and f'id="agreement">{agreement["pct"]}%<' in page
     assert review.agreement_request(user=alice) == 0  # nothing left to review

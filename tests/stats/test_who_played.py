@@ -41,7 +41,7 @@ def plays(game: Game, seat: int) -> SeatPlay:
 
 
 def stats(user: Any) -> dict[str, Any]:
-    return PlayerStats.objects.get(key=f"user:{user.pk}").data
+    return dict(PlayerStats.objects.get(key=f"user:{user.pk}").data)
 
 
 def client_for(user: Any) -> Client:
