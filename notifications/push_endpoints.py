@@ -83,7 +83,9 @@ _EMBEDS_IPV4 = [
     ipaddress.IPv6Network("64:ff9b:1::/48"),  # NAT64 local-use
 ]
 
-Address = tuple[int, Any]  # (socket family, sockaddr) as getaddrinfo gives them
+# (socket family, sockaddr) as socket.getaddrinfo gives them (typeshed's sockaddr).
+SockAddr = tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes]
+Address = tuple[int, SockAddr]
 
 
 class EndpointRefused(ValueError):
