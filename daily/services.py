@@ -52,7 +52,7 @@ def draw_deals(seed: str, rules: Rules) -> tuple[int, list[dict[str, Any]]]:
     rng = random.Random(int(seed, 16))
     first_dealer = rng.randrange(3)
     deals = [
-        engine.hand_to_record(engine.new_hand(rules, (first_dealer + n) % 3, rng))["deal"]
+        dict(engine.hand_to_record(engine.new_hand(rules, (first_dealer + n) % 3, rng))["deal"])
         for n in range(HANDS)
     ]
     return first_dealer, deals

@@ -14,6 +14,7 @@ Runs only on finished hands and only over the requesting person's own seat
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -36,7 +37,7 @@ from .services import player_stats_recompute
 BUDGET_MS = 120
 
 
-def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """The bot's choice matches the person's: the dummy decision by its kind
     (the five kept are a second step the view cannot yet rank)."""
     if a.get("type") != b.get("type"):
@@ -47,7 +48,7 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(a.get(k) == b.get(k) for k in keys)
 
 
-def _equal_cards(view: Any, a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _equal_cards(view: Any, a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Two card plays that are the same card for this seat (no card still out
     ranks between them): the search tries only one of them."""
     if a.get("type") != "play" or b.get("type") != "play":

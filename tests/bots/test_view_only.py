@@ -13,7 +13,7 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -22,6 +22,7 @@ from games.bots.common import Knowledge
 from games.engine import (
     GameView,
     HandState,
+    HandView,
     RecordError,
     Rules,
     apply,
@@ -156,7 +157,7 @@ def test_bots_get_a_json_copy_of_the_view_and_leave_it_unchanged(
         # A JSON round trip: nothing but plain data, no handle on the state.
         plain = json.loads(json.dumps(v))
         strict = Strict(plain)
-        a = choose_action(level, strict, random.Random(5))
+        a = choose_action(level, cast(HandView, strict), random.Random(5))
         b = choose_action(level, original, random.Random(5))
         assert a == b
         assert v == original
@@ -175,7 +176,10 @@ def _hidden_twin(state: HandState, seat: int, rng: random.Random) -> HandState |
         places.remove(("dummy", None))  # the maker saw it
     slots = []
     for where, s in places:
-        cards = deal[where][s] if s is not None else deal[where]
+        if s is not None:
+            cards = deal["hands"][s]
+        else:
+            cards = deal["dummy"] if where == "dummy" else deal["kitty"]
         for n, c in enumerate(cards):
             if c not in named and not (where == "kitty" and n == 0):
                 slots.append((cards, n))

@@ -5,13 +5,20 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from games.engine import (
     Action,
+    GameError,
+    GameReplayError,
+    GameResult,
+    HandError,
+    HandReplayError,
+    HandResult,
     HandState,
     Rules,
     apply,
@@ -71,6 +78,30 @@ def missing_examples(case: dict[str, Any]) -> None:
         pytest.fail(case["missing"], pytrace=False)
 
 
+def hand_ok(got: HandResult | HandReplayError) -> HandResult:
+    """A hand replay's result, failing the test on a replay error."""
+    assert "error" not in got, got
+    return cast(HandResult, got)
+
+
+def hand_error(got: HandResult | HandReplayError) -> HandError:
+    """A hand replay's error, failing the test when it replayed."""
+    assert set(got) == {"error"}, got
+    return cast(HandReplayError, got)["error"]
+
+
+def game_ok(got: GameResult | GameReplayError) -> GameResult:
+    """A game replay's result, failing the test on a replay error."""
+    assert "error" not in got, got
+    return cast(GameResult, got)
+
+
+def game_error(got: GameResult | GameReplayError) -> GameError:
+    """A game replay's error, failing the test when it replayed."""
+    assert set(got) == {"error"}, got
+    return cast(GameReplayError, got)["error"]
+
+
 def full_deal(
     hands: dict[int, list[str]],
     up: str,
@@ -95,7 +126,7 @@ def full_deal(
 def record(
     deal: dict[str, Any],
     dealer: int = 0,
-    actions: list[dict[str, Any]] | None = None,
+    actions: Sequence[Mapping[str, object]] | None = None,
     **rules: Any,
 ) -> dict[str, Any]:
     """A hand record."""

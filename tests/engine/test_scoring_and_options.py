@@ -9,6 +9,7 @@ import pytest
 
 from games.engine import (
     ErrorCode,
+    HandResult,
     IllegalAction,
     MalformedAction,
     Phase,
@@ -16,7 +17,15 @@ from games.engine import (
     replay_hand,
 )
 
-from .helpers import act, full_deal, named_in_round_two, random_playout, record, state_of
+from .helpers import (
+    act,
+    full_deal,
+    hand_ok,
+    named_in_round_two,
+    random_playout,
+    record,
+    state_of,
+)
 
 # Seat 1 names hearts in round two (dealer 0, up card JS). Each deal forces the
 # maker's trick count whatever anyone plays (see the comments).
@@ -57,7 +66,7 @@ DEALS: dict[str, dict[int, list[str]]] = {
 
 def _play(
     deal_name: str, maker_alone: bool, defender_alone: int | None, seed: int, **rules: Any
-) -> dict[str, Any]:
+) -> HandResult:
     hands = DEALS[deal_name]
     deal = full_deal(hands, "JS", rules.get("deck", "24"))
     actions = [*named_in_round_two(0, 1), {"seat": 1, "type": "name", "suit": "H"}]
@@ -73,7 +82,7 @@ def _play(
         actions.append({"seat": 0, "type": "alone" if defender_alone == 0 else "pass"})
     s = state_of(record(deal, 0, actions, **rules))
     s = random_playout(s, random.Random(seed))
-    return replay_hand(record(deal, 0, [a.to_dict() for a in s.actions], **rules))
+    return hand_ok(replay_hand(record(deal, 0, [a.to_dict() for a in s.actions], **rules)))
 
 
 @pytest.mark.parametrize(
@@ -313,4 +322,4 @@ def test_joker_picked_up_is_the_top_trump() -> None:
 def test_deck_sizes(deck: str) -> None:
     rec = record(full_deal({}, "AS", deck=deck), 0, deck=deck)
     assert len(rec["deal"]["kitty"]) == {"24": 4, "32": 12, "25": 5}[deck]
-    assert replay_hand(rec)["complete"] is False
+    assert hand_ok(replay_hand(rec))["complete"] is False

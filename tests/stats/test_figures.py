@@ -23,7 +23,7 @@ def facts_of(n: int) -> list[dict[str, Any]]:
     rec = hand_record(dealer, deal, acts)
     from games import engine
 
-    return seat_facts(rec, engine.replay_hand(rec))
+    return seat_facts(rec, dict(engine.replay_hand(rec)))
 
 
 # The HandFact columns that hand_facts_store fills from elsewhere than seat_facts.
