@@ -13,7 +13,7 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import pytest
 
@@ -41,7 +41,7 @@ from games.engine.cards import CARD_INDEX
 BOTS = Path(__file__).resolve().parents[2] / "games" / "bots"
 
 
-def _cards_in(x: Any) -> set[str]:
+def _cards_in(x: object) -> set[str]:
     """Every card notation anywhere in a JSON value."""
     if isinstance(x, str):
         return {x} if x in CARD_INDEX else set()
@@ -98,9 +98,9 @@ class Recorder:
     """Stands in for Knowledge.from_view: keeps every input a bot reads."""
 
     def __init__(self) -> None:
-        self.inputs: list[Any] = []
+        self.inputs: list[HandView] = []
 
-    def __call__(self, view: Any) -> Knowledge:
+    def __call__(self, view: HandView) -> Knowledge:
         self.inputs.append(view)
         return _from_view(view)
 
@@ -136,14 +136,14 @@ def test_a_bot_receives_only_its_seats_view_and_no_hidden_card(
 class Strict(dict):  # type: ignore[type-arg]
     """A view that fails on any write, so a bot cannot change what it was given."""
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: object, value: object) -> None:
         raise AssertionError(f"bot wrote {key!r} into the view")
 
-    def __delitem__(self, key: Any) -> None:
+    def __delitem__(self, key: object) -> None:
         raise AssertionError(f"bot deleted {key!r} from the view")
 
 
-def _positions(n_hands: int, rng: random.Random) -> list[Any]:
+def _positions(n_hands: int, rng: random.Random) -> list[HandState]:
     out = []
     for h in range(n_hands):
         rules = Rules(deck=("24", "32", "25")[h % 3], stick_the_dealer=h % 2 == 0)

@@ -8,6 +8,7 @@ and the hints are worked out by the real search."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ DUMMY: engine.ActionDict = {"seat": 1, "type": "dummy", "keep": ["AS", "KS", "QS
 
 
 @pytest.fixture(autouse=True)
-def english() -> Any:
+def english() -> Iterator[None]:
     with translation.override("en"):
         yield
 
