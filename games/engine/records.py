@@ -141,8 +141,8 @@ def _initial(record: object) -> HandState | HandReplayError:
     actions = record.get("actions")
     if not isinstance(actions, list):
         return _fault("actions must be a list")
-    deal = record["deal"]
-    extra = {k: v for k, v in record.items() if k not in _RECORD_KEYS}
+    deal = cast(RecordDeal, record["deal"])  # checked by _check_deal: typed from here on
+    extra: ExtraFields = {k: v for k, v in record.items() if k not in _RECORD_KEYS}
     return _start(
         rules,
         dealer,
