@@ -20,6 +20,7 @@ from games.engine import (
     HandReplayError,
     HandResult,
     HandState,
+    RecordDeal,
     Rules,
     apply,
     apply_recorded,
@@ -107,7 +108,7 @@ def full_deal(
     up: str,
     deck: str = "24",
     dummy: list[str] | None = None,
-) -> dict[str, Any]:
+) -> RecordDeal:
     """A complete deal: the given cards where asked, the rest filled in deck order."""
     used = {c for h in hands.values() for c in h} | {up} | set(dummy or [])
     rest = [CARD_STRS[c] for c in deck_cards(deck) if CARD_STRS[c] not in used]
@@ -124,12 +125,12 @@ def full_deal(
 
 
 def record(
-    deal: dict[str, Any],
+    deal: RecordDeal,
     dealer: int = 0,
     actions: Sequence[Mapping[str, object]] | None = None,
-    **rules: Any,
+    **rules: str | bool | int,
 ) -> dict[str, Any]:
-    """A hand record."""
+    """A hand record (input to the engine: `rules` as given, perhaps partial)."""
     return {
         "format": "euchre3-hand/1",
         "rules": rules,

@@ -4,7 +4,6 @@ and the game ends after its hand limit whatever the target."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -78,7 +77,7 @@ def test_a_deal_that_is_not_a_whole_deck_is_refused() -> None:
     game = engine.new_game(Rules(), 25, 0, hand_limit=5)
     good = deals(1)[0]
     twice = {**good, "dummy": [good["hands"][0][0], *good["dummy"][1:]]}
-    spoiled: list[dict[str, Any]] = [{}, {"hands": []}, twice, {**good, "kitty": good["kitty"][:2]}]
+    spoiled: list[object] = [{}, {"hands": []}, twice, {**good, "kitty": good["kitty"][:2]}]
     for bad in spoiled:
         with pytest.raises(RecordError):
             engine.game_deal_hand(game, bad)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from games.engine import (
     ErrorCode,
     HandResult,
+    HandState,
     IllegalAction,
     MalformedAction,
     Phase,
@@ -65,10 +65,14 @@ DEALS: dict[str, dict[int, list[str]]] = {
 
 
 def _play(
-    deal_name: str, maker_alone: bool, defender_alone: int | None, seed: int, **rules: Any
+    deal_name: str,
+    maker_alone: bool,
+    defender_alone: int | None,
+    seed: int,
+    **rules: str | bool | int,
 ) -> HandResult:
     hands = DEALS[deal_name]
-    deal = full_deal(hands, "JS", rules.get("deck", "24"))
+    deal = full_deal(hands, "JS", str(rules.get("deck", "24")))
     actions = [*named_in_round_two(0, 1), {"seat": 1, "type": "name", "suit": "H"}]
     if maker_alone:
         actions.append({"seat": 1, "type": "alone"})
@@ -116,7 +120,7 @@ def test_scoring_row(
     deal: str,
     maker_alone: bool,
     defender_alone: int | None,
-    rules: dict[str, Any],
+    rules: dict[str, str | bool | int],
     tricks1: int,
     points: list[int],
 ) -> None:
@@ -182,7 +186,7 @@ def test_thrown_in_hand_scores_nothing() -> None:
     }
 
 
-def _round_two(stick: bool = False, turned: bool = False) -> Any:
+def _round_two(stick: bool = False, turned: bool = False) -> HandState:
     deal = full_deal({}, "JS")
     s = state_of(
         record(deal, 0, [{"seat": s, "type": "pass"} for s in (1, 2, 0)],
