@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from games import engine, hints, services
 from games.bots.explain import reasons
 from games.models import Game, Table
@@ -23,6 +24,9 @@ from .conftest import open_table, play_one, players, to_act
 from .test_views import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
+
+# A queued hint task's arguments: compute_hint(game_id, seat, user_id, digest).
+Queued = tuple[int, int, int, str]
 
 
 # --- the reasons, from the seat's view alone ---------------------------------------
@@ -128,29 +132,29 @@ def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
 
 
 @pytest.fixture
-def hint_game(alice: Any, bob: Any, carol: Any) -> Game:
+def hint_game(alice: User, bob: User, carol: User) -> Game:
     table = open_table(alice, hints=True)
     services.table_join(table=table, user=bob, position=1)
     services.table_join(table=table, user=carol, position=2)
     return table.games.select_related("table").get()
 
 
-def ask(client: Client, game: Game, version: Any) -> Any:
+def ask(client: Client, game: Game, version: int | str) -> Any:
     return client.post(
         reverse("games:hint", args=[game.table_id]), {"version": str(version)}, headers=HTMX
     )
 
 
 @pytest.fixture
-def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[Queued]:
     """The hint tasks queued (here none runs: tests/games/test_hints_worker.py has the worker)."""
-    calls: list[tuple[Any, ...]] = []
+    calls: list[Queued] = []
     monkeypatch.setattr(hints.compute_hint, "delay", lambda *args: calls.append(args))
     return calls
 
 
 def test_the_player_to_act_gets_the_hard_bots_choice_in_words(
-    hint_game: Game, queued: list[tuple[Any, ...]]
+    hint_game: Game, queued: list[Queued]
 ) -> None:
     seat = to_act(hint_game)
     user = players(hint_game.table)[seat]
@@ -207,7 +211,7 @@ def test_every_decision_of_a_game_gets_a_hint_in_words(
 
 
 def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
-    hint_game: Game, alice: Any, bob: Any, queued: list[tuple[Any, ...]]
+    hint_game: Game, alice: User, bob: User, queued: list[Queued]
 ) -> None:
     seat = to_act(hint_game)
     others = [u for s, u in players(hint_game.table).items() if s != seat]
@@ -232,7 +236,7 @@ def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
 
 
 def test_a_hints_table_says_so_and_its_games_are_not_rated(
-    alice: Any, bob: Any, carol: Any
+    alice: User, bob: User, carol: User
 ) -> None:
     from stats import services as stats_services
     from stats.models import RatingEvent
