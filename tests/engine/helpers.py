@@ -13,6 +13,7 @@ import pytest
 
 from games.engine import (
     Action,
+    ActionDict,
     GameError,
     GameReplayError,
     GameResult,
@@ -140,21 +141,21 @@ def record(
     }
 
 
-def state_of(rec: dict[str, Any]) -> HandState:
+def state_of(rec: Mapping[str, object]) -> HandState:
     """The state a record describes."""
     return hand_from_record(rec)
 
 
-def act(state: HandState, **fields: Any) -> HandState:
+def act(state: HandState, **fields: str | int | list[str] | None) -> HandState:
     """Apply an action given as record fields (seat defaults to the seat to act);
     a `dummy` with `keep` at the maker's choice is both steps, as in a record."""
     fields.setdefault("seat", state.to_act)
     return apply_recorded(state, Action.from_dict(fields), pending_keep=True)
 
 
-def named_in_round_two(dealer: int, maker: int) -> list[dict[str, Any]]:
+def named_in_round_two(dealer: int, maker: int) -> list[ActionDict]:
     """Three first-round passes, then second-round passes up to the maker."""
-    out = [{"seat": (dealer + k) % 3, "type": "pass"} for k in (1, 2, 3)]
+    out: list[ActionDict] = [{"seat": (dealer + k) % 3, "type": "pass"} for k in (1, 2, 3)]
     s = (dealer + 1) % 3
     while s != maker:
         out.append({"seat": s, "type": "pass"})
