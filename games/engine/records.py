@@ -243,7 +243,7 @@ def outcome_of(record: Mapping[str, object], result: Mapping[str, object]) -> Ha
     maker = result.get("maker")
     maker = maker if type(maker) is int else None
     tricks = result.get("tricks")
-    tricks = tricks if isinstance(tricks, list) else [0, 0, 0]
+    tricks = tricks if isinstance(tricks, list) and tricks else [0, 0, 0]
     alone = result.get("alone")
     return hand_outcome(
         bool(result.get("complete")) or bool(result.get("thrown_in")),
