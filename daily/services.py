@@ -46,12 +46,8 @@ def today(now: datetime.datetime | None = None) -> datetime.date:
     return (now or timezone.now()).astimezone(datetime.UTC).date()
 
 
-class Deal(TypedDict):
-    """A hand record's `deal` (docs/hand-record.md): every card once."""
-
-    hands: list[list[str]]
-    dummy: list[str]
-    kitty: list[str]
+# A hand record's `deal` (docs/hand-record.md): every card once.
+Deal = engine.RecordDeal
 
 
 def draw_deals(seed: str, rules: Rules) -> tuple[int, list[Deal]]:

@@ -54,7 +54,7 @@ CLOSE_SHARE = 0.5
 SEARCH = "hard-2"  # in the cache key: a new search (or its words' inputs) starts afresh
 
 
-def position_digest(view: engine.GameView | dict[str, Any]) -> str:
+def position_digest(view: engine.HandView | dict[str, Any]) -> str:
     """What a hint depends on, in one key: the seat's whole view of the game
     (its cards, the hand so far, the scores and rules), and nothing else (not
     the game's version, which autopilot or a seat change also moves)."""
@@ -118,7 +118,7 @@ def ask(*, game: Game, version: int, user: User) -> dict[str, Any] | None:
     return None
 
 
-def compute(view: engine.GameView | dict[str, Any]) -> dict[str, Any]:
+def compute(view: engine.HandView) -> dict[str, Any]:
     """The hard bot's choice for the seat whose `view` this is, with its
     reasons (language-neutral: see `in_words`). The search: a worker's job."""
     digest = position_digest(view)

@@ -92,9 +92,9 @@ def _decide(game: Game, seat: Seat, level: str) -> dict[str, Any]:
         rng = fixed_rng(
             game.bot_seed, len(state.hands) - 1, seat.position, len(state.current.actions)
         )
-        action = bot_action(level, view, rng, capped=False).to_dict()
+        action = dict(bot_action(level, view, rng, capped=False).to_dict())
     else:
-        action = bot_action(level, view, random.Random(secrets.randbits(64))).to_dict()
+        action = dict(bot_action(level, view, random.Random(secrets.randbits(64))).to_dict())
     action.pop("seat", None)  # the actor's seat: game_act takes the move without it
     return action
 

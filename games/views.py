@@ -392,7 +392,7 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             {"error": _("The record can be downloaded once the game is over.")}, status=409
         )
     record = engine.game_to_record(services.game_state(game))
-    return json_attachment(record, f"euchre-game-{game.pk}.json")
+    return json_attachment(dict(record), f"euchre-game-{game.pk}.json")
 
 
 @login_required

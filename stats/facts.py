@@ -12,8 +12,9 @@ from django.utils.translation import ngettext, pgettext
 from games import engine
 
 # A stored hand record (euchre3-hand/1, docs/hand-record.md) as the statistics
-# read it: Hand.record, ImportedGame.record's hands. The engine has no type of
-# its records yet; these say the keys read here.
+# read it: Hand.record, ImportedGame.record's hands. Wider than the engine's
+# HandRecord (what the engine writes): a stored record's actions carry the
+# site's `by`, and an imported record may leave out `rules`.
 
 
 class RecordAction(TypedDict):
@@ -30,10 +31,7 @@ class RecordAction(TypedDict):
     by: NotRequired[str]  # "autopilot" or "stand-in"
 
 
-class RecordDeal(TypedDict):
-    hands: list[list[str]]
-    dummy: list[str]
-    kitty: list[str]
+RecordDeal = engine.RecordDeal
 
 
 class HandRecord(TypedDict):

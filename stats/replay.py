@@ -119,7 +119,7 @@ def step_context(
     views = [engine.view(state, s) for s in range(3)]
     pub = engine.view(state, None)
     if final is None:
-        final = engine.replay_hand(record)
+        final = dict(engine.replay_hand(record))
     deal = record["deal"]
     dummy_used = any(a["type"] == "dummy" for a in actions[:step])
     seats: list[ReplaySeat] = []

@@ -646,7 +646,7 @@ def import_game_record(*, owner: User, raw: str | bytes, name: str = "") -> Impo
     try:
         game = engine.game_from_record(record)
     except engine.RecordError as exc:
-        raise ValueError(_record_fault(exc.error)) from None
+        raise ValueError(_record_fault(dict(exc.error))) from None
     name = name.replace("\x00", "")[:80]
     return ImportedGame.objects.create(
         owner=owner,

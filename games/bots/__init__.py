@@ -29,8 +29,8 @@ fraction of samples in which it was best.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+
+from games.engine import HandView
 
 from . import easy, hard, medium
 from .common import Action, Knowledge
@@ -39,12 +39,14 @@ LEVELS = ("easy", "medium", "hard", "expert")  # offered to players
 # Every level there is: only the player-facing ones (a level is a configuration of a bot).
 ALL_LEVELS = LEVELS
 
-__all__ = ["ALL_LEVELS", "LEVELS", "analyse", "choose_action"]
+__all__ = ["ALL_LEVELS", "LEVELS", "Ranked", "analyse", "choose_action"]
+
+Ranked = hard.Ranked
 
 
 def choose_action(
     level: str,
-    view: Mapping[str, Any],
+    view: HandView,
     rng: random.Random,
     *,
     budget_ms: int | None = None,
@@ -57,7 +59,7 @@ def choose_action(
     the machine's load (the daily deal: the same play meets the same bots)."""
     if level not in ALL_LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(ALL_LEVELS)}")
-    if not view.get("legal_actions"):
+    if not view["legal_actions"]:
         raise ValueError("this seat has nothing to decide now")
     k = Knowledge.from_view(view)
     if level == "easy":
@@ -69,9 +71,7 @@ def choose_action(
     return a
 
 
-def analyse(
-    view: Mapping[str, Any], rng: random.Random, budget_ms: int | None = None
-) -> list[dict[str, Any]]:
+def analyse(view: HandView, rng: random.Random, budget_ms: int | None = None) -> list[hard.Ranked]:
     """The hard bot's ranking of the legal actions (best first)."""
     k = Knowledge.from_view(view)
     return hard.analyse(k, rng, budget_ms)

@@ -8,11 +8,10 @@ where the dealer's up card is. Every bot starts here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from games.engine.actions import Action
+from games.engine.actions import Action, ActionDict
 from games.engine.cards import (
     CARD_INDEX,
     CARD_STRS,
@@ -25,7 +24,8 @@ from games.engine.cards import (
     SUITS,
     cards_of,
 )
-from games.engine.rules import next_seat
+from games.engine.rules import TARGET_DEFAULT, next_seat
+from games.engine.views import HandView, TrickDict
 
 
 def _by_strength(t: int, s: int) -> tuple[int, ...]:
@@ -48,8 +48,8 @@ def card(text: str) -> int:
     return CARD_INDEX[text]
 
 
-def mask(cards: Any) -> int:
-    """Mask of cards given in notation."""
+def mask(cards: Iterable[str] | None) -> int:
+    """Mask of cards given in notation (None: no cards)."""
     m = 0
     for c in cards or ():
         m |= 1 << CARD_INDEX[c]
@@ -115,7 +115,7 @@ class Knowledge:
     leader: int | None
     tricks_won: list[int]
     hand_counts: list[int]
-    history: list[dict[str, Any]]  # the view's public actions (hidden fields left out)
+    history: list[ActionDict]  # the view's public actions (hidden fields left out)
     legal: list[Action]
     scores: list[int]
     target: int
@@ -125,61 +125,69 @@ class Knowledge:
     voids: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
-        """Read a seat's view (hand view or game view). Fields left out take
-        their value at the start of a hand (tests build partial views)."""
-        rules = view.get("rules") or {}
-        deck = str(rules.get("deck", "24"))
-        trump_s = view.get("trump")
+    def from_view(cls, view: HandView) -> Knowledge:
+        """Read a seat's view: the engine's typed hand view, or its game view
+        (a GameView is a HandView with the game's facts added). The score
+        and target are read from a game view; a hand view alone has none, and
+        the score is then taken as 0-0-0 to TARGET_DEFAULT."""
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("a bot reads one seat's view, not a spectator's")
+        rules = view["rules"]
+        deck = rules["deck"]
+        trump_s = view["trump"]
         trump = SUIT_INDEX[trump_s] if trump_s else None
-        up = view.get("up_card")
-        up_suit = view.get("up_suit")
+        up = view["up_card"]
+        up_suit = view["up_suit"]
         tricks = [
-            (int(t["leader"]), [(int(s), CARD_INDEX[c]) for s, c in t["cards"]], int(t["winner"]))
-            for t in view.get("tricks") or []
+            (_trick_leader(t), [(s, CARD_INDEX[c]) for s, c in t["cards"]], t["winner"])
+            for t in view["tricks"]
         ]
-        trick = [(int(s), CARD_INDEX[c]) for s, c in view.get("current_trick") or []]
+        trick = [(s, CARD_INDEX[c]) for s, c in view["current_trick"]]
         played = 0
         for _, cs, _ in tricks:
             for _, c in cs:
                 played |= 1 << c
         for _, c in trick:
             played |= 1 << c
+        # A game view's own fields (HandView does not have them: read as optional).
         scores = view.get("scores")
         target = view.get("target")
+        joker_suit = view["joker_suit"]
+        turned_down = view["turned_down"]
         k = cls(
-            seat=int(view["seat"]),
-            phase=str(view.get("phase")),
-            dealer=int(view.get("dealer") or 0),
-            to_act=view.get("to_act"),
+            seat=seat,
+            phase=str(view["phase"]),
+            dealer=view["dealer"] or 0,
+            to_act=view["to_act"],
             deck=deck,
             deck_mask=DECK_MASKS[deck],
-            stick=bool(rules.get("stick_the_dealer", False)),
-            turned_ok=bool(rules.get("second_round_turned_suit", False)),
-            lone_march=int(rules.get("lone_maker_march", 3)),
-            hand=mask(view.get("hand")),
+            stick=rules["stick_the_dealer"],
+            turned_ok=rules["second_round_turned_suit"],
+            lone_march=rules["lone_maker_march"],
+            hand=mask(view["hand"]),
             up_card=CARD_INDEX[up] if up else None,
             up_suit=SUIT_INDEX[up_suit] if up_suit else None,
-            up_taken=view.get("up_card_taken"),
+            up_taken=view["up_card_taken"],
             trump=trump,
-            maker=view.get("maker"),
-            alone=tuple(view.get("alone") or ()),
-            sitting_out=view.get("sitting_out"),
-            dummy=mask(view.get("dummy")),
-            discards=mask(view.get("my_discards")),
+            maker=view["maker"],
+            alone=tuple(view["alone"]),
+            sitting_out=view["sitting_out"],
+            dummy=mask(view["dummy"]),
+            discards=mask(view["my_discards"]),
             played=played,
             tricks=tricks,
             trick=trick,
-            leader=view.get("leader"),
-            tricks_won=list(view.get("tricks_won") or [0, 0, 0]),
-            hand_counts=list(view.get("hand_counts") or [5, 5, 5]),
-            history=list(view.get("history") or []),
-            legal=[Action.from_dict(a) for a in view["legal_actions"] or ()],
-            scores=list(scores) if isinstance(scores, list) and len(scores) == 3 else [0, 0, 0],
-            target=int(target) if isinstance(target, int) else 10,
-            exchange=mask(view.get("exchange")),
-            joker_suit=SUIT_INDEX[view["joker_suit"]] if view.get("joker_suit") else None,
-            turned_down=CARD_INDEX[view["turned_down"]] if view.get("turned_down") else None,
+            leader=view["leader"],
+            tricks_won=list(view["tricks_won"]),
+            hand_counts=list(view["hand_counts"]),
+            history=list(view["history"]),
+            legal=[Action.from_dict(a) for a in view["legal_actions"]],
+            scores=_scores(scores),
+            target=target if type(target) is int else TARGET_DEFAULT,
+            exchange=mask(view["exchange"]),
+            joker_suit=SUIT_INDEX[joker_suit] if joker_suit else None,
+            turned_down=CARD_INDEX[turned_down] if turned_down else None,
         )
         if trump is not None:
             k._infer_voids()
@@ -256,6 +264,19 @@ class Knowledge:
         return self.played | self.hand | self.discards | (_ALL & ~self.deck_mask)
 
 
+def _trick_leader(t: TrickDict) -> int:
+    """Who led a completed trick (a view's trick always names its leader)."""
+    leader = t["leader"]
+    return t["cards"][0][0] if leader is None else leader
+
+
+def _scores(scores: object) -> list[int]:
+    """A game view's scores, or 0-0-0 (a hand view has none)."""
+    if isinstance(scores, list) and len(scores) == 3 and all(type(x) is int for x in scores):
+        return list(scores)
+    return [0, 0, 0]
+
+
 def play_action(seat: int, c: int) -> Action:
     return Action(seat, "play", card=CARD_STRS[c])
 
@@ -274,7 +295,7 @@ def legal_cards(k: Knowledge) -> int:
     return m
 
 
-def find(legal: list[Action], type_: str, **fields: Any) -> Action | None:
+def find(legal: list[Action], type_: str, **fields: str | None) -> Action | None:
     """The legal action of this type (and fields), if any."""
     for a in legal:
         if a.type == type_ and all(getattr(a, f) == v for f, v in fields.items()):

@@ -29,11 +29,10 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from games.engine import Action, Rules, apply, new_hand, result, view
+from games.engine import Action, GameView, Rules, RulesDict, apply, new_hand, result, view
 
 from . import LEVELS, choose_action, hard, revision
 
@@ -80,7 +79,20 @@ def play_deal(
     while state.to_act is not None:
         seat = state.to_act
         hv = view(state, seat)
-        v: dict[str, Any] = {**hv, "scores": scores, "target": target}
+        # The seat's view at this score: a game view of this one hand.
+        v = GameView(
+            **hv,
+            scores=scores,
+            target=target,
+            hand_limit=None,
+            hand_number=1,
+            over=False,
+            winner=None,
+            first_dealer=dealer,
+            next_dealer=None,
+            last_hand=None,
+            score_pad=[],
+        )
         level = hero_level if seat == hero else field_level
         t0 = time.perf_counter()
         if revision.parse(level) is not None:
@@ -128,7 +140,7 @@ def _lift_caps() -> None:
     hard.CAP_MS = hard.EXPERT_CAP_MS = math.inf
 
 
-def _job(args: tuple[int, str, str, str, int, dict[str, Any], int]) -> Compared:
+def _job(args: tuple[int, str, str, str, int, RulesDict, int]) -> Compared:
     i, a, b, field_level, seed, rules, target = args
     return compare(i, a, b, field_level, seed, Rules.from_dict(rules), target)
 
@@ -218,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     if args.procs == 1:
         _lift_caps()
-        it: Any = map(_job, jobs)
+        it: Iterator[Compared] = map(_job, jobs)
     else:
         pool = multiprocessing.get_context("fork").Pool(args.procs, initializer=_lift_caps)
         it = pool.imap(_job, jobs, chunksize=4)

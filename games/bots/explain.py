@@ -10,7 +10,6 @@ counts as ints. The site puts them into words in the reader's language
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from games.engine.cards import (
     CARD_INDEX,
@@ -22,14 +21,18 @@ from games.engine.cards import (
     SUIT_MASK,
     SUITS,
 )
+from games.engine.views import HandView
 
 from .common import ORDER, Action, Knowledge, is_boss, legal_cards, trump_count
 from .heuristics import hand_value
 
-Reason = tuple[str, dict[str, Any]]
+# A reason's values: cards as notation, suits as letters, counts as ints,
+# the top cards and aces as lists of cards, the expected tricks as a float.
+ReasonValue = str | int | float | list[str]
+Reason = tuple[str, dict[str, ReasonValue]]
 
 
-def reasons(view: Mapping[str, Any], action: Action | Mapping[str, Any]) -> list[Reason]:
+def reasons(view: HandView, action: Action | Mapping[str, object]) -> list[Reason]:
     """The facts behind `action` (an engine Action, or its JSON form) for the
     seat of `view` (which must be the seat to act, and `action` one of its
     legal actions)."""
@@ -75,7 +78,7 @@ def reasons(view: Mapping[str, Any], action: Action | Mapping[str, Any]) -> list
     return []
 
 
-def _holding(hand: int, trump: int) -> dict[str, Any]:
+def _holding(hand: int, trump: int) -> dict[str, ReasonValue]:
     """What a hand holds with this suit as trump: how many trump, the top
     ones (bowers, Joker), side aces, and the tricks the bot expects of it."""
     top = [c for c in ORDER[trump][trump][:3] if hand >> c & 1]  # the Joker, the bowers

@@ -28,10 +28,12 @@ import itertools
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from games.engine import (
+    ActionDict,
     EngineError,
     HandState,
     Phase,
@@ -61,6 +63,10 @@ from .solver import Solver
 from .winprob import chances
 
 # Sample budgets when no time budget is given (deterministic for a given rng).
+# A sampled deal's weight: the seats' sampled hands (masks) -> the
+# probability of keeping the sample (what the bids said of them).
+Weight = Callable[[dict[int, int]], float]
+
 PLAY_SAMPLES = 48
 BID_SAMPLES = 64
 MIN_SAMPLES = 12
@@ -180,7 +186,7 @@ def deal_others(
     counts: dict[int, int],
     fixed: dict[int, int],
     pool: int,
-    weight: Any = None,
+    weight: Weight | None = None,
     tries: int = 60,
 ) -> dict[int, int] | None:
     """Random hands for the seats in `counts`, from `pool`, respecting known voids.
@@ -251,7 +257,7 @@ def _void_mask(k: Knowledge, s: int) -> int:
     return m
 
 
-def _maker_weight(k: Knowledge) -> Any:
+def _maker_weight(k: Knowledge) -> Weight | None:
     """Makers who bid hold trump: weight a sample by the maker's trumps."""
     maker = k.maker
     t = k.trump
@@ -266,7 +272,7 @@ def _maker_weight(k: Knowledge) -> Any:
         if s == maker:
             played_by_maker |= 1 << c
     tm = SUIT_MASK[t][t]
-    used = any(a.get("type") == "dummy" for a in k.history)
+    used = any(a["type"] == "dummy" for a in k.history)
     if maker in k.alone:
         table = (0.01, 0.03, 0.2, 0.6, 1.0, 1.0)
     elif used:
@@ -379,7 +385,7 @@ def _same_run(k: Knowledge, a: int, b: int) -> bool:
 
 def _run(
     tallies: list[Tally],
-    one: Any,
+    one: Callable[[random.Random], list[float] | None],
     rng: random.Random,
     budget_ms: int | None,
     max_samples: int,
@@ -486,7 +492,7 @@ def _bid_world(k: Knowledge, rng: random.Random, rules: Rules) -> World | None:
             counts[s] = 4
         else:
             counts[s] = 5
-    used = k.maker is not None and any(a.get("type") == "dummy" for a in k.history)
+    used = k.maker is not None and any(a["type"] == "dummy" for a in k.history)
     got = deal_others(k, rng, counts, fixed, pool, _bid_weight(k), tries=40)
     if got is None:
         return None
@@ -532,11 +538,11 @@ def _bid_world(k: Knowledge, rng: random.Random, rules: Rules) -> World | None:
     return World(state, dummy, random.Random(rng.getrandbits(32)))
 
 
-def _filled(k: Knowledge, discard: int | None, keep: int | None) -> list[dict[str, Any]]:
+def _filled(k: Knowledge, discard: int | None, keep: int | None) -> list[ActionDict]:
     """The view's history with the hidden fields of the sampled deal filled in."""
     out = []
     for a in k.history:
-        t = a.get("type")
+        t = a["type"]
         if t == "pickup" and "discard" not in a and discard is not None:
             a = {**a, "discard": CARD_STRS[discard]}
         elif t == "dummy" and a.get("keep") is None and keep is not None:
@@ -546,13 +552,13 @@ def _filled(k: Knowledge, discard: int | None, keep: int | None) -> list[dict[st
     return out
 
 
-def _bid_events(k: Knowledge) -> list[tuple[int, Phase, dict[str, Any]]]:
+def _bid_events(k: Knowledge) -> list[tuple[int, Phase, ActionDict]]:
     """The other seats' bids so far, each with the phase the engine was in
     when it was made: the view's bids replayed on any deal with its up card
     (bids do not depend on the hidden cards)."""
     bids = []
     for a in k.history:
-        if a.get("type") not in ("pass", "order", "name", "joker_suit"):
+        if a["type"] not in ("pass", "order", "name", "joker_suit"):
             break
         bids.append(a)
     if not bids:
@@ -575,7 +581,7 @@ def _bid_events(k: Knowledge) -> list[tuple[int, Phase, dict[str, Any]]]:
     return events
 
 
-def _bid_weight(k: Knowledge) -> Any:
+def _bid_weight(k: Knowledge) -> Weight | None:
     """Weight a sampled deal by how well it explains the others' bids (a medium-like model)."""
     events = _bid_events(k)
     if not events or k.up_suit is None:
@@ -805,7 +811,16 @@ def _best(tallies: list[Tally], phase: str) -> Tally:
     return max(tallies, key=key)
 
 
-def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[dict[str, Any]]:
+class Ranked(TypedDict):
+    """One candidate of `analyse`: the action (as JSON), its mean value over
+    the sampled deals and the share of the samples in which it was best."""
+
+    action: ActionDict
+    score: float
+    share: float
+
+
+def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> list[Ranked]:
     """Every candidate action with its mean value and the share of samples it was best."""
     if k.phase == "dummy_keep":
         tallies = _rank(k, rng, budget_ms, HARD)
@@ -819,7 +834,7 @@ def analyse(k: Knowledge, rng: random.Random, budget_ms: int | None = None) -> l
         a = medium.decide(k, rng)
         return [{"action": a.to_dict(), "score": 0.0, "share": 1.0}]
     n = max(t.n for t in tallies) or 1
-    out = [
+    out: list[Ranked] = [
         {
             "action": t.action.to_dict(),
             "score": round(t.mean, 4) if t.n else 0.0,

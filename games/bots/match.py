@@ -20,9 +20,9 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from games.engine import (
+    HandState,
     Rules,
     game_apply,
     game_start_hand,
@@ -102,7 +102,7 @@ def play_game(
     return GameOut(stats[0], stats[1], n_hands)
 
 
-def _count_hand(hand: Any, hero_seat: int, stats: list[SeatStats]) -> None:
+def _count_hand(hand: HandState, hero_seat: int, stats: list[SeatStats]) -> None:
     from games.engine import result
 
     r = result(hand)
@@ -114,6 +114,7 @@ def _count_hand(hand: Any, hero_seat: int, stats: list[SeatStats]) -> None:
             st.thrown_in += 1
             continue
         maker = r["maker"]
+        assert maker is not None  # a hand not thrown in has its maker
         if s == maker:
             st.maker += 1
             made = r["tricks"][s] >= 3

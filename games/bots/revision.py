@@ -19,9 +19,9 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+
+from games.engine import HandView
 
 PREFIX = "git:"
 
@@ -79,15 +79,16 @@ class RevisionBot:
         )
         atexit.register(self.close)
 
-    def choose(self, key: str, view: Mapping[str, Any]) -> dict[str, Any]:
-        """The revision's action for this view, with the generator of `key`."""
+    def choose(self, key: str, view: HandView) -> object:
+        """The revision's action for this view, with the generator of `key`:
+        the child's JSON, for `Action.from_dict` to check."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps({"key": key, "level": self.level, "view": view}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError(f"the bots of {self.folder} stopped")
-        got: dict[str, Any] = json.loads(line)
+        got: object = json.loads(line)
         return got
 
     def close(self) -> None:

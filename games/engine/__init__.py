@@ -8,12 +8,17 @@ the bots and the tests alike. See docs/rules.md and
 docs/hand-record.md.
 """
 
-from .actions import Action
+from .actions import Action, ActionDict, ExtraFields
 from .cards import card_name, effective_suit, suit_name, trick_winner
 from .game import (
+    GameError,
+    GameRecord,
+    GameReplayError,
+    GameResult,
     GameState,
     GameView,
     LastHand,
+    Replayed,
     ScoreRow,
     game_apply,
     game_deal_hand,
@@ -39,7 +44,17 @@ from .hand import (
     result,
     verify,
 )
-from .records import apply_recorded, hand_from_record, hand_to_record, outcome_of, replay_hand
+from .records import (
+    HandError,
+    HandRecord,
+    HandReplayError,
+    RecordDeal,
+    apply_recorded,
+    hand_from_record,
+    hand_to_record,
+    outcome_of,
+    replay_hand,
+)
 from .rules import (
     TARGET_DEFAULT,
     TARGET_MAX,
@@ -64,7 +79,7 @@ from .rules import (
     opening_lead,
 )
 from .sampled import state_from_deal
-from .views import ActionDict, DealDict, HandView, Refusal, SeatCard, TrickDict, view
+from .views import DealDict, HandView, Refusal, SeatCard, TrickDict, view
 
 __all__ = [
     "TARGET_DEFAULT",
@@ -77,9 +92,17 @@ __all__ = [
     "DealDict",
     "EngineError",
     "ErrorCode",
+    "ExtraFields",
+    "GameError",
+    "GameRecord",
+    "GameReplayError",
+    "GameResult",
     "GameState",
     "GameView",
+    "HandError",
     "HandOutcome",
+    "HandRecord",
+    "HandReplayError",
     "HandResult",
     "HandState",
     "HandView",
@@ -89,8 +112,10 @@ __all__ = [
     "MalformedAction",
     "Outcome",
     "Phase",
+    "RecordDeal",
     "RecordError",
     "Refusal",
+    "Replayed",
     "Rules",
     "RulesDict",
     "ScoreRow",
@@ -135,7 +160,7 @@ __all__ = [
 ]
 
 
-def replay(record: object) -> dict[str, object]:
+def replay(record: object) -> Replayed:
     """Replay a hand or game record, whichever its `format` says."""
     if isinstance(record, dict) and record.get("format") == "euchre3-game/1":
         return replay_game(record)

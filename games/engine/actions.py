@@ -3,10 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from .cards import CARD_INDEX, CARD_STRS, N_CARDS, SUITS
 from .rules import ErrorCode, MalformedAction
+
+# The fields of an action or a record that the engine does not know
+# (docs/hand-record.md "Extra fields": ``"auto": true``, ``"at"``...): free-form
+# JSON, kept as given on export and never read by the rules.
+ExtraFields = dict[str, object]
+
+
+class ActionDict(TypedDict):
+    """An action as JSON (a hand record's action; a view's `history` and
+    `legal_actions`): `Action.to_dict`. A record's action may carry fields the
+    engine does not know (`ExtraFields`, e.g. ``"auto": true``): they ride
+    along in the same object."""
+
+    seat: int
+    type: str
+    suit: NotRequired[str]
+    card: NotRequired[str]
+    discard: NotRequired[str]
+    keep: NotRequired[list[str] | None]
+    auto: NotRequired[bool]
+
 
 ACTION_TYPES = ("joker_suit", "pass", "order", "name", "pickup", "leave", "dummy", "alone", "play")
 # The fields each type has besides `seat` and `type` (docs/hand-record.md).
@@ -37,10 +58,10 @@ class Action:
     card: str | None = None
     discard: str | None = None
     keep: tuple[str, ...] | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    extra: ExtraFields = field(default_factory=dict, compare=False, hash=False)
 
     @classmethod
-    def from_dict(cls, d: Any, *, strict: bool = False) -> Action:
+    def from_dict(cls, d: object, *, strict: bool = False) -> Action:
         """Parse a JSON action; raises MalformedAction with a readable reason.
 
         A record's action may carry extra fields (kept in `extra`). With
@@ -96,9 +117,9 @@ class Action:
         extra = {k: v for k, v in d.items() if k not in used}
         return cls(seat, t, suit, card, discard, keep, extra)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ActionDict:
         """The record's JSON action, extra fields included."""
-        d: dict[str, Any] = {"seat": self.seat, "type": self.type}
+        d: ActionDict = {"seat": self.seat, "type": self.type}
         if self.suit is not None:
             d["suit"] = self.suit
         if self.card is not None:
@@ -108,13 +129,15 @@ class Action:
         if self.keep is not None:
             d["keep"] = list(self.keep)
         if self.extra:
+            # The extra fields join the typed ones in the same JSON object.
+            out = cast(ExtraFields, d)
             for k, v in self.extra.items():
-                if k not in d:
-                    d[k] = v
+                if k not in out:
+                    out[k] = v
         return d
 
 
-def _card_field(d: dict[str, Any], key: str, missing: str) -> str:
+def _card_field(d: dict[object, object], key: str, missing: str) -> str:
     c = d.get(key)
     if c is None:
         raise MalformedAction(missing, ErrorCode.MISSING_CARD, field=key)

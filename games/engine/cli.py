@@ -8,15 +8,15 @@ import random
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from .game import replay_game
+from .game import Replayed, replay_game
 from .hand import apply, legal_actions, new_hand
-from .records import replay_hand
+from .records import HandReplayError, replay_hand
 from .rules import Rules
 
 
-def replay_any(record: Any) -> dict[str, Any]:
+def replay_any(record: object) -> Replayed:
     """Replay a hand or a game record, as its `format` says."""
     if isinstance(record, dict) and "format" not in record and "record" in record:
         # A line of the spec's example files: {"record": ..., "expect": ...}.
@@ -26,11 +26,11 @@ def replay_any(record: Any) -> dict[str, Any]:
     return replay_hand(record)
 
 
-def _not_json(reason: str) -> dict[str, Any]:
+def _not_json(reason: str) -> HandReplayError:
     return {"error": {"index": None, "action": None, "reason": f"not JSON: {reason}"}}
 
 
-def _records(text: str, whole_first: bool) -> Iterator[Any]:
+def _records(text: str, whole_first: bool) -> Iterator[object]:
     """Records of a .json file (one value, or a list of them) or of JSON lines."""
     if whole_first:
         try:

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from random import Random
-from typing import Any, TypedDict
+from typing import NotRequired, TypedDict, cast
 
-from .actions import Action
+from .actions import Action, ActionDict, ExtraFields
 from .hand import HandResult, HandState, apply, hand_result, new_hand, outcome, points
-from .records import _check_deal, _initial, _replay, hand_to_record
+from .records import (
+    HandError,
+    HandRecord,
+    HandReplayError,
+    _check_deal,
+    _initial,
+    _replay,
+    hand_to_record,
+)
 from .rules import (
     TARGET_DEFAULT,
     EngineError,
@@ -17,11 +25,12 @@ from .rules import (
     MalformedAction,
     RecordError,
     Rules,
+    RulesDict,
     check_target,
     game_winner,
     rules_dict,
 )
-from .views import ActionDict, DealDict, HandView, TrickDict, view
+from .views import DealDict, HandView, TrickDict, view
 
 GAME_FORMAT = "euchre3-game/1"
 _GAME_KEYS = ("format", "target", "rules", "first_dealer", "hand_limit", "hands")
@@ -49,7 +58,7 @@ class GameState:
     _hands: tuple[HandState, ...]
     _scores: tuple[int, int, int]
     _winner: int | None
-    _extra: dict[str, Any]
+    _extra: ExtraFields
     _hand_limit: int | None
 
     def __init__(
@@ -60,7 +69,7 @@ class GameState:
         hands: tuple[HandState, ...] = (),
         scores: tuple[int, int, int] = (0, 0, 0),
         winner: int | None = None,
-        extra: dict[str, Any] | None = None,
+        extra: ExtraFields | None = None,
         hand_limit: int | None = None,
     ) -> None:
         self._rules = rules
@@ -137,7 +146,7 @@ class GameState:
         return f"<GameState hands={len(self._hands)} scores={list(self._scores)} winner={self._winner}>"
 
 
-def _check_hand_limit(hand_limit: Any) -> str | None:
+def _check_hand_limit(hand_limit: object) -> str | None:
     """The reason a hand limit is not allowed, or None."""
     if hand_limit is None:
         return None
@@ -213,7 +222,7 @@ def game_start_hand(game: GameState, rng: Random) -> GameState:
     return _with_new_hand(game, new_hand(game._rules, dealer, rng))
 
 
-def game_deal_hand(game: GameState, deal: Any) -> GameState:
+def game_deal_hand(game: GameState, deal: object) -> GameState:
     """Start the next hand (left of the previous dealer) from a given deal, as
     a hand record's `deal` writes it: {"hands": [three lists of five cards],
     "dummy": [five], "kitty": [the rest, the up card first]}. Everybody who
@@ -366,9 +375,53 @@ def _empty_view(game: GameState, seat: int | None) -> HandView:
     }
 
 
-def game_to_record(game: GameState) -> dict[str, Any]:
+class GameRecord(TypedDict):
+    """A game record (`euchre3-game/1`, docs/hand-record.md) as the engine
+    writes it: `game_to_record`. `hand_limit` only for a game of fixed deals;
+    the record's extra fields ride along in the same object."""
+
+    format: str
+    target: int
+    rules: RulesDict
+    first_dealer: int
+    hands: list[HandRecord]
+    hand_limit: NotRequired[int]
+
+
+class GameResult(TypedDict):
+    """A game record's replay result (docs/hand-record.md): `game_result`."""
+
+    scores: list[int]
+    hands: int
+    over: bool
+    winner: int | None
+    next_dealer: int | None
+
+
+class GameError(TypedDict):
+    """Why a game record does not replay: `hand` the hand's index (None: the
+    game itself), `reason` an English sentence, `detail` that hand's own
+    HandError when its replay found one."""
+
+    hand: int | None
+    reason: str
+    detail: NotRequired[HandError]
+
+
+class GameReplayError(TypedDict):
+    """`replay_game`'s answer for a record that does not replay."""
+
+    error: GameError
+
+
+# What replaying a hand or game record answers (docs/hand-record.md): its
+# result, or the error that stopped it.
+Replayed = HandResult | HandReplayError | GameResult | GameReplayError
+
+
+def game_to_record(game: GameState) -> GameRecord:
     """The game record (`euchre3-game/1`), extra fields kept."""
-    rec: dict[str, Any] = {
+    rec: GameRecord = {
         "format": GAME_FORMAT,
         "target": game._target,
         "rules": game._rules.to_dict(),
@@ -377,22 +430,23 @@ def game_to_record(game: GameState) -> dict[str, Any]:
     }
     if game._hand_limit is not None:
         rec["hand_limit"] = game._hand_limit
+    out = cast(ExtraFields, rec)  # the extra fields join the typed ones
     for k, v in game._extra.items():
-        if k not in rec:
-            rec[k] = v
+        if k not in out:
+            out[k] = v
     return rec
 
 
-def _fault(hand: int | None, reason: str, detail: dict[str, Any] | None = None) -> dict[str, Any]:
-    err: dict[str, Any] = {"hand": hand, "reason": reason}
+def _fault(hand: int | None, reason: str, detail: HandError | None = None) -> GameReplayError:
+    err: GameError = {"hand": hand, "reason": reason}
     if detail is not None:
         err["detail"] = detail
     return {"error": err}
 
 
 def _replay_game(
-    record: Any, *, pending_keep: bool = False
-) -> tuple[GameState | None, dict[str, Any] | None]:
+    record: object, *, pending_keep: bool = False
+) -> tuple[GameState | None, GameReplayError | None]:
     if not isinstance(record, dict) or record.get("format") != GAME_FORMAT:
         return None, _fault(None, f"format must be {GAME_FORMAT!r}")
     try:
@@ -443,7 +497,7 @@ def _replay_game(
     return game, None
 
 
-def game_result(game: GameState) -> dict[str, Any]:
+def game_result(game: GameState) -> GameResult:
     """The game replay result of docs/hand-record.md for a game state."""
     return {
         "scores": list(game._scores),
@@ -454,7 +508,7 @@ def game_result(game: GameState) -> dict[str, Any]:
     }
 
 
-def replay_game(record: Any) -> dict[str, Any]:
+def replay_game(record: object) -> GameResult | GameReplayError:
     """Replay a game record: its result, or {"error": {...}} as docs/hand-record.md defines."""
     game, err = _replay_game(record)
     if err is not None:
@@ -463,7 +517,7 @@ def replay_game(record: Any) -> dict[str, Any]:
     return game_result(game)
 
 
-def game_from_record(record: Any, *, pending_keep: bool = False) -> GameState:
+def game_from_record(record: object, *, pending_keep: bool = False) -> GameState:
     """Rebuild a game from its record; raises RecordError (with `.error`).
 
     `pending_keep`: the last hand may end with the maker's keep-less `dummy`

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict, cast
 
-from .actions import DUMMY, Action
+from .actions import DUMMY, Action, ActionDict, ExtraFields
 from .cards import CARD_INDEX, CARD_STRS, DECK_MASKS
-from .hand import HandState, Phase, _start, apply, result, turn_fault
+from .hand import HandResult, HandState, Phase, _start, apply, hand_result, turn_fault
 from .rules import (
     EngineError,
     ErrorCode,
@@ -14,6 +15,7 @@ from .rules import (
     MalformedAction,
     RecordError,
     Rules,
+    RulesDict,
     call_round,
     hand_outcome,
 )
@@ -22,10 +24,49 @@ HAND_FORMAT = "euchre3-hand/1"
 _RECORD_KEYS = ("format", "rules", "dealer", "deal", "actions")
 
 
-def hand_to_record(state: HandState) -> dict[str, Any]:
+class RecordDeal(TypedDict):
+    """A hand record's `deal`: each seat's five cards as dealt, the dummy's
+    five, the kitty (the up card first)."""
+
+    hands: list[list[str]]
+    dummy: list[str]
+    kitty: list[str]
+
+
+class HandRecord(TypedDict):
+    """A hand record (`euchre3-hand/1`, docs/hand-record.md) as the engine
+    writes it: `hand_to_record`. The extra fields a record carries (its
+    `ExtraFields`) ride along in the same object. A record read from outside
+    is `object` until `_replay` has checked it field by field."""
+
+    format: str
+    rules: RulesDict
+    dealer: int
+    deal: RecordDeal
+    actions: list[ActionDict]
+
+
+class HandError(TypedDict):
+    """Why a hand record does not replay (docs/hand-record.md): `index` the
+    action's position (None: the record itself), `action` that action as the
+    record gave it (untrusted JSON, perhaps not even an object; None for the
+    record itself), `reason` an English sentence."""
+
+    index: int | None
+    action: object
+    reason: str
+
+
+class HandReplayError(TypedDict):
+    """`replay_hand`'s answer for a record that does not replay."""
+
+    error: HandError
+
+
+def hand_to_record(state: HandState) -> HandRecord:
     """The hand record of a state (in progress or over), extra fields kept."""
     i = state._i
-    rec: dict[str, Any] = {
+    rec: HandRecord = {
         "format": HAND_FORMAT,
         "rules": i.rules.to_dict(),
         "dealer": i.dealer,
@@ -36,17 +77,18 @@ def hand_to_record(state: HandState) -> dict[str, Any]:
         },
         "actions": [a.to_dict() for a in state._actions],
     }
+    out = cast(ExtraFields, rec)  # the extra fields join the typed ones
     for k, v in i.extra.items():
-        if k not in rec:
-            rec[k] = v
+        if k not in out:
+            out[k] = v
     return rec
 
 
-def _fault(reason: str) -> dict[str, Any]:
+def _fault(reason: str) -> HandReplayError:
     return {"error": {"index": None, "action": None, "reason": reason}}
 
 
-def _check_deal(deal: Any, rules: Rules) -> str | None:
+def _check_deal(deal: object, rules: Rules) -> str | None:
     """The reason a deal is not well formed, or None."""
     if not isinstance(deal, dict):
         return "deal must be an object"
@@ -75,7 +117,7 @@ def _check_deal(deal: Any, rules: Rules) -> str | None:
     return None
 
 
-def _initial(record: Any) -> HandState | dict[str, Any]:
+def _initial(record: object) -> HandState | HandReplayError:
     """The state before any action, or the index-null error of docs/hand-record.md."""
     if not isinstance(record, dict):
         return _fault("format: a record must be an object")
@@ -99,8 +141,8 @@ def _initial(record: Any) -> HandState | dict[str, Any]:
     actions = record.get("actions")
     if not isinstance(actions, list):
         return _fault("actions must be a list")
-    deal = record["deal"]
-    extra = {k: v for k, v in record.items() if k not in _RECORD_KEYS}
+    deal = cast(RecordDeal, record["deal"])  # checked by _check_deal: typed from here on
+    extra: ExtraFields = {k: v for k, v in record.items() if k not in _RECORD_KEYS}
     return _start(
         rules,
         dealer,
@@ -112,16 +154,17 @@ def _initial(record: Any) -> HandState | dict[str, Any]:
 
 
 def _replay(
-    record: Any, *, pending_keep: bool = False
-) -> tuple[HandState | None, dict[str, Any] | None]:
+    record: object, *, pending_keep: bool = False
+) -> tuple[HandState | None, HandReplayError | None]:
     """Replay a hand record. A record writes the maker's two steps (use the
     dummy, then keep five) as one `dummy` action with `keep`; with
     `pending_keep` (the site's own stored hands) a last `dummy` without
     `keep` is the maker who chose the dummy and is choosing the five."""
     state = _initial(record)
-    if isinstance(state, dict):
+    if not isinstance(state, HandState):
         return None, state
-    actions = record["actions"]
+    assert isinstance(record, dict)  # `_initial` checked it
+    actions: list[object] = record["actions"]
     for idx, a in enumerate(actions):
         reason = _action_fault(state, a)
         if reason is None:
@@ -152,7 +195,7 @@ def apply_recorded(state: HandState, act: Action, *, pending_keep: bool = False)
     return apply(state, act)
 
 
-def _action_fault(state: HandState, a: Any) -> str | None:
+def _action_fault(state: HandState, a: object) -> str | None:
     """The checks that come before the action's type and fields, in the specified order."""
     if not isinstance(a, dict):
         return "an action must be an object"
@@ -168,16 +211,16 @@ _RECORD_TURN_REASONS = {
 }
 
 
-def replay_hand(record: Any) -> dict[str, Any]:
+def replay_hand(record: object) -> HandResult | HandReplayError:
     """Replay a hand record: its result, or {"error": {...}} as docs/hand-record.md defines."""
     state, err = _replay(record)
     if err is not None:
         return err
     assert state is not None
-    return result(state)
+    return hand_result(state)
 
 
-def hand_from_record(record: Any, *, pending_keep: bool = False) -> HandState:
+def hand_from_record(record: object, *, pending_keep: bool = False) -> HandState:
     """Rebuild the state a hand record describes; raises RecordError (with `.error`).
 
     `pending_keep`: accept a last `dummy` without `keep` (a stored hand whose
@@ -189,18 +232,24 @@ def hand_from_record(record: Any, *, pending_keep: bool = False) -> HandState:
     return state
 
 
-def outcome_of(record: dict[str, Any], result: dict[str, Any]) -> HandOutcome:
+def outcome_of(record: Mapping[str, object], result: Mapping[str, object]) -> HandOutcome:
     """A stored hand's outcome (as `hand.outcome` gives a state's) from its
     record and its replay result, without replaying it again: the call's
-    round and the dummy from the record's actions, the rest from the result."""
-    actions = [a for a in record.get("actions") or [] if isinstance(a, dict)]
+    round and the dummy from the record's actions, the rest from the result.
+    Both are stored JSON (a HandRecord and its HandResult once written),
+    read defensively."""
+    raw = record.get("actions")
+    actions = [a for a in raw if isinstance(a, dict)] if isinstance(raw, list) else []
     maker = result.get("maker")
-    tricks = result.get("tricks") or [0, 0, 0]
+    maker = maker if type(maker) is int else None
+    tricks = result.get("tricks")
+    tricks = tricks if isinstance(tricks, list) and tricks else [0, 0, 0]
+    alone = result.get("alone")
     return hand_outcome(
         bool(result.get("complete")) or bool(result.get("thrown_in")),
         maker,
         tricks[maker] if maker is not None else 0,
-        maker is not None and maker in (result.get("alone") or []),
+        maker is not None and isinstance(alone, list) and maker in alone,
         any(a.get("type") == "dummy" and a.get("seat") == maker for a in actions),
         call_round(str(a.get("type")) for a in actions),
     )

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
+
+if TYPE_CHECKING:
+    from .game import GameError
+    from .records import HandError
 
 
 class ErrorCode(StrEnum):
@@ -88,7 +92,7 @@ class IllegalAction(EngineError):
 class RecordError(EngineError):
     """A hand or game record that does not replay; `.error` is the replay error dict."""
 
-    def __init__(self, error: dict[str, Any]) -> None:
+    def __init__(self, error: HandError | GameError) -> None:
         super().__init__(str(error.get("reason", "bad record")), ErrorCode.BAD_RECORD)
         self.error = error
 
@@ -98,7 +102,7 @@ DECKS = ("24", "32", "25")
 TARGET_MIN, TARGET_DEFAULT, TARGET_MAX = 5, 10, 25
 
 
-def check_target(target: Any) -> int:
+def check_target(target: object) -> int:
     """The target if it is a whole number from TARGET_MIN to TARGET_MAX; else MalformedAction."""
     if type(target) is not int or not TARGET_MIN <= target <= TARGET_MAX:
         raise MalformedAction(
@@ -151,7 +155,7 @@ class Rules:
             raise MalformedAction("rules: lone_maker_march must be 3 or 4", ErrorCode.BAD_RULES)
 
     @classmethod
-    def from_dict(cls, d: Any) -> Rules:
+    def from_dict(cls, d: object) -> Rules:
         """Validated rules from a record's `rules` object; missing keys take defaults."""
         if d is None:
             return cls()
@@ -162,9 +166,9 @@ class Rules:
                 raise MalformedAction(f"rules: unknown key {k!r}", ErrorCode.BAD_RULES)
         return cls(**d)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Every option, defaults filled in (a RulesDict: `rules_dict`)."""
-        return dict(rules_dict(self))
+    def to_dict(self) -> RulesDict:
+        """Every option, defaults filled in: `rules_dict`."""
+        return rules_dict(self)
 
     @property
     def kitty_size(self) -> int:

@@ -11,9 +11,8 @@ like any other state: the rules of the sample are the engine's own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from .actions import Action
+from .actions import Action, ActionDict
 from .cards import CARD_INDEX, DECK_MASKS
 from .hand import HandState, _start
 from .records import apply_recorded
@@ -32,7 +31,7 @@ def state_from_deal(
     hands: Sequence[Cards],
     dummy: Cards,
     kitty: Cards,
-    history: Iterable[Action | dict[str, Any]] = (),
+    history: Iterable[Action | ActionDict] = (),
 ) -> HandState:
     """The state after `history` from this deal (cards as ints or notation).
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict, cast
+from typing import TypedDict
 
 from . import actions as A
+from .actions import ActionDict
 from .cards import CARD_INDEX, CARD_STRS, SUITS, cards_of, sort_key
 from .hand import (
     P_BID1,
@@ -35,20 +36,6 @@ from .rules import (
 
 # A card played to a trick: (seat, card) ("9C"); [seat, card] in JSON.
 SeatCard = tuple[int, str]
-
-
-class ActionDict(TypedDict):
-    """An action as a view shows it (a hand record's JSON action): `history`
-    and `legal_actions`. A record's action may carry fields the engine does
-    not know (``"auto": true``, see `Action.extra`)."""
-
-    seat: int
-    type: str
-    suit: NotRequired[str]
-    card: NotRequired[str]
-    discard: NotRequired[str]
-    keep: NotRequired[list[str] | None]
-    auto: NotRequired[bool]
 
 
 class TrickDict(TypedDict):
@@ -137,13 +124,13 @@ def discards_of(state: HandState, seat: int) -> list[str]:
     return _sorted(out, i.trump)
 
 
-def _public_action(d: dict[str, Any], viewer: int | None) -> ActionDict:
+def _public_action(d: ActionDict, viewer: int | None) -> ActionDict:
     if d["seat"] != viewer:
         if d["type"] == "pickup":
             d.pop("discard", None)
         elif d["type"] == "dummy":
             d.pop("keep", None)
-    return cast(ActionDict, d)
+    return d
 
 
 def refusals(state: HandState, seat: int | None, hand: list[str] | None) -> list[Refusal]:
@@ -247,7 +234,7 @@ def view(state: HandState, seat: int | None) -> HandView:
             legal = [{"seat": seat, "type": "dummy", "keep": None}]
             exchange = _ten_cards(state)
         else:
-            legal = [cast(ActionDict, a.to_dict()) for a in legal_actions(state)]
+            legal = [a.to_dict() for a in legal_actions(state)]
     hand = None if seat is None else _sorted(cards_of(state._hands[seat]), trump)
     history = [_public_action(a.to_dict(), seat) for a in state._actions]
     tricks: list[TrickDict] = [

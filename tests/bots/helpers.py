@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from games.engine import HandView, hand_from_record, view
+from games.engine import ActionDict, HandView, hand_from_record, view
+
+# An action in compact form: (seat, type, its field: a card, a suit or the five kept).
+Compact = tuple[int, str, str | None]
 
 
 def record(
@@ -12,20 +15,20 @@ def record(
     hands: list[str],
     dummy: str,
     kitty: str,
-    actions: list[tuple[int, str, Any]],
-    **rules: Any,
-) -> dict[str, Any]:
+    actions: list[Compact],
+    **rules: str | bool | int,
+) -> dict[str, object]:
     """A hand record from compact text: hands as "9C TC JC QC KC", actions as (seat, type, field)."""
     acts = []
     for seat, t, arg in actions:
-        a: dict[str, Any] = {"seat": seat, "type": t}
-        if t == "play":
+        a: ActionDict = {"seat": seat, "type": t}
+        if arg is not None and t == "play":
             a["card"] = arg
-        elif t == "pickup":
+        elif arg is not None and t == "pickup":
             a["discard"] = arg
-        elif t in ("name", "joker_suit"):
+        elif arg is not None and t in ("name", "joker_suit"):
             a["suit"] = arg
-        elif t == "dummy":
+        elif arg is not None and t == "dummy":
             a["keep"] = arg.split()
         acts.append(a)
     return {
@@ -41,14 +44,14 @@ def record(
     }
 
 
-def seat_view(rec: dict[str, Any], seat: int) -> HandView:
+def seat_view(rec: Mapping[str, object], seat: int) -> HandView:
     """The view of `seat` after the record's actions."""
     return view(hand_from_record(rec), seat)
 
 
-def plays(*tricks: str) -> list[tuple[int, str, Any]]:
+def plays(*tricks: str) -> list[Compact]:
     """Play actions from "1:QD 2:TC 0:KD" strings."""
-    out: list[tuple[int, str, Any]] = []
+    out: list[Compact] = []
     for t in tricks:
         for item in t.split():
             s, c = item.split(":")

@@ -6,13 +6,13 @@ import itertools
 import json
 import random
 import zlib
-from typing import Any
 
 import pytest
 
 from games.bots import LEVELS, choose_action
 from games.engine import (
     Action,
+    HandState,
     Rules,
     apply,
     game_apply,
@@ -30,7 +30,7 @@ ALL_RULES = [
 ]
 
 
-def _check(level: str, state: Any, rng: random.Random) -> Action:
+def _check(level: str, state: HandState, rng: random.Random) -> Action:
     """Ask the bot about the seat to act; assert the answer is legal; return it as an Action."""
     seat = state.to_act
     v = view(state, seat)

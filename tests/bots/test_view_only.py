@@ -13,7 +13,7 @@ import copy
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import pytest
 
@@ -22,6 +22,7 @@ from games.bots.common import Knowledge
 from games.engine import (
     GameView,
     HandState,
+    HandView,
     RecordError,
     Rules,
     apply,
@@ -40,7 +41,7 @@ from games.engine.cards import CARD_INDEX
 BOTS = Path(__file__).resolve().parents[2] / "games" / "bots"
 
 
-def _cards_in(x: Any) -> set[str]:
+def _cards_in(x: object) -> set[str]:
     """Every card notation anywhere in a JSON value."""
     if isinstance(x, str):
         return {x} if x in CARD_INDEX else set()
@@ -49,6 +50,15 @@ def _cards_in(x: Any) -> set[str]:
     if isinstance(x, list | tuple):
         return set().union(*(_cards_in(v) for v in x)) if x else set()
     return set()
+
+
+def _as_lists(x: object) -> object:
+    """A JSON-ready value with its tuples as lists, as JSON gives it back."""
+    if isinstance(x, dict):
+        return {k: _as_lists(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_as_lists(v) for v in x]
+    return x
 
 
 def _hidden_from(state: HandState, seat: int) -> set[str]:
@@ -88,9 +98,9 @@ class Recorder:
     """Stands in for Knowledge.from_view: keeps every input a bot reads."""
 
     def __init__(self) -> None:
-        self.inputs: list[Any] = []
+        self.inputs: list[HandView] = []
 
-    def __call__(self, view: Any) -> Knowledge:
+    def __call__(self, view: HandView) -> Knowledge:
         self.inputs.append(view)
         return _from_view(view)
 
@@ -114,7 +124,7 @@ def test_a_bot_receives_only_its_seats_view_and_no_hidden_card(
         seat = state.to_act
         assert seat is not None
         plain = json.loads(json.dumps(v))
-        assert plain == v
+        assert plain == _as_lists(v)  # plain data: only its (seat, card) pairs become lists
         seen.inputs.clear()
         choose_action(level, plain, random.Random(n))
         assert seen.inputs and all(x is plain for x in seen.inputs)
@@ -126,14 +136,14 @@ def test_a_bot_receives_only_its_seats_view_and_no_hidden_card(
 class Strict(dict):  # type: ignore[type-arg]
     """A view that fails on any write, so a bot cannot change what it was given."""
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: object, value: object) -> None:
         raise AssertionError(f"bot wrote {key!r} into the view")
 
-    def __delitem__(self, key: Any) -> None:
+    def __delitem__(self, key: object) -> None:
         raise AssertionError(f"bot deleted {key!r} from the view")
 
 
-def _positions(n_hands: int, rng: random.Random) -> list[Any]:
+def _positions(n_hands: int, rng: random.Random) -> list[HandState]:
     out = []
     for h in range(n_hands):
         rules = Rules(deck=("24", "32", "25")[h % 3], stick_the_dealer=h % 2 == 0)
@@ -156,7 +166,7 @@ def test_bots_get_a_json_copy_of_the_view_and_leave_it_unchanged(
         # A JSON round trip: nothing but plain data, no handle on the state.
         plain = json.loads(json.dumps(v))
         strict = Strict(plain)
-        a = choose_action(level, strict, random.Random(5))
+        a = choose_action(level, cast(HandView, strict), random.Random(5))
         b = choose_action(level, original, random.Random(5))
         assert a == b
         assert v == original
@@ -175,7 +185,10 @@ def _hidden_twin(state: HandState, seat: int, rng: random.Random) -> HandState |
         places.remove(("dummy", None))  # the maker saw it
     slots = []
     for where, s in places:
-        cards = deal[where][s] if s is not None else deal[where]
+        if s is not None:
+            cards = deal["hands"][s]
+        else:
+            cards = deal["dummy"] if where == "dummy" else deal["kitty"]
         for n, c in enumerate(cards):
             if c not in named and not (where == "kitty" and n == 0):
                 slots.append((cards, n))

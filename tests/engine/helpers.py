@@ -5,14 +5,23 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from games.engine import (
     Action,
+    ActionDict,
+    GameError,
+    GameReplayError,
+    GameResult,
+    HandError,
+    HandReplayError,
+    HandResult,
     HandState,
+    RecordDeal,
     Rules,
     apply,
     apply_recorded,
@@ -71,12 +80,36 @@ def missing_examples(case: dict[str, Any]) -> None:
         pytest.fail(case["missing"], pytrace=False)
 
 
+def hand_ok(got: HandResult | HandReplayError) -> HandResult:
+    """A hand replay's result, failing the test on a replay error."""
+    assert "error" not in got, got
+    return cast(HandResult, got)
+
+
+def hand_error(got: HandResult | HandReplayError) -> HandError:
+    """A hand replay's error, failing the test when it replayed."""
+    assert set(got) == {"error"}, got
+    return cast(HandReplayError, got)["error"]
+
+
+def game_ok(got: GameResult | GameReplayError) -> GameResult:
+    """A game replay's result, failing the test on a replay error."""
+    assert "error" not in got, got
+    return cast(GameResult, got)
+
+
+def game_error(got: GameResult | GameReplayError) -> GameError:
+    """A game replay's error, failing the test when it replayed."""
+    assert set(got) == {"error"}, got
+    return cast(GameReplayError, got)["error"]
+
+
 def full_deal(
     hands: dict[int, list[str]],
     up: str,
     deck: str = "24",
     dummy: list[str] | None = None,
-) -> dict[str, Any]:
+) -> RecordDeal:
     """A complete deal: the given cards where asked, the rest filled in deck order."""
     used = {c for h in hands.values() for c in h} | {up} | set(dummy or [])
     rest = [CARD_STRS[c] for c in deck_cards(deck) if CARD_STRS[c] not in used]
@@ -93,12 +126,12 @@ def full_deal(
 
 
 def record(
-    deal: dict[str, Any],
+    deal: RecordDeal,
     dealer: int = 0,
-    actions: list[dict[str, Any]] | None = None,
-    **rules: Any,
+    actions: Sequence[Mapping[str, object]] | None = None,
+    **rules: str | bool | int,
 ) -> dict[str, Any]:
-    """A hand record."""
+    """A hand record (input to the engine: `rules` as given, perhaps partial)."""
     return {
         "format": "euchre3-hand/1",
         "rules": rules,
@@ -108,21 +141,21 @@ def record(
     }
 
 
-def state_of(rec: dict[str, Any]) -> HandState:
+def state_of(rec: Mapping[str, object]) -> HandState:
     """The state a record describes."""
     return hand_from_record(rec)
 
 
-def act(state: HandState, **fields: Any) -> HandState:
+def act(state: HandState, **fields: str | int | list[str] | None) -> HandState:
     """Apply an action given as record fields (seat defaults to the seat to act);
     a `dummy` with `keep` at the maker's choice is both steps, as in a record."""
     fields.setdefault("seat", state.to_act)
     return apply_recorded(state, Action.from_dict(fields), pending_keep=True)
 
 
-def named_in_round_two(dealer: int, maker: int) -> list[dict[str, Any]]:
+def named_in_round_two(dealer: int, maker: int) -> list[ActionDict]:
     """Three first-round passes, then second-round passes up to the maker."""
-    out = [{"seat": (dealer + k) % 3, "type": "pass"} for k in (1, 2, 3)]
+    out: list[ActionDict] = [{"seat": (dealer + k) % 3, "type": "pass"} for k in (1, 2, 3)]
     s = (dealer + 1) % 3
     while s != maker:
         out.append({"seat": s, "type": "pass"})

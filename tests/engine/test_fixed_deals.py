@@ -4,20 +4,21 @@ and the game ends after its hand limit whatever the target."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from games import engine
 from games.engine import Action, IllegalAction, MalformedAction, RecordError, Rules
 
+from .helpers import game_error
 
-def deals(n: int, seed: int = 7) -> list[dict[str, Any]]:
+
+def deals(n: int, seed: int = 7) -> list[engine.RecordDeal]:
     rng = random.Random(seed)
     return [engine.hand_to_record(engine.new_hand(Rules(), 0, rng))["deal"] for _ in range(n)]
 
 
-def play_out(game: engine.GameState, fixed: list[dict[str, Any]], seed: int) -> engine.GameState:
+def play_out(game: engine.GameState, fixed: list[engine.RecordDeal], seed: int) -> engine.GameState:
     rng = random.Random(seed)
     while not game.over:
         game = engine.game_deal_hand(game, fixed[len(game.hands)])
@@ -69,14 +70,14 @@ def test_a_hand_limit_must_be_a_whole_number_from_1_to_100(limit: object) -> Non
     with pytest.raises(MalformedAction):
         engine.new_game(Rules(), 25, 0, hand_limit=limit)  # type: ignore[arg-type]
     record = {"format": "euchre3-game/1", "first_dealer": 0, "hand_limit": limit, "hands": []}
-    assert engine.replay_game(record)["error"]["hand"] is None
+    assert game_error(engine.replay_game(record))["hand"] is None
 
 
 def test_a_deal_that_is_not_a_whole_deck_is_refused() -> None:
     game = engine.new_game(Rules(), 25, 0, hand_limit=5)
     good = deals(1)[0]
     twice = {**good, "dummy": [good["hands"][0][0], *good["dummy"][1:]]}
-    spoiled: list[dict[str, Any]] = [{}, {"hands": []}, twice, {**good, "kitty": good["kitty"][:2]}]
+    spoiled: list[object] = [{}, {"hands": []}, twice, {**good, "kitty": good["kitty"][:2]}]
     for bad in spoiled:
         with pytest.raises(RecordError):
             engine.game_deal_hand(game, bad)

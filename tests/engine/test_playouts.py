@@ -179,6 +179,7 @@ def test_thousands_of_hands(deck: str) -> None:
             assert sum(r["tricks"]) == 5
             pts = r["points"]
             mk = r["maker"]
+            assert mk is not None
             t = r["tricks"][mk]
             if t >= 3:
                 want = 1 if t < 5 else (4 if mk in r["alone"] else 3)

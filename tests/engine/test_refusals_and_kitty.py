@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import zlib
-from typing import Any
 
 import pytest
 
@@ -17,6 +16,7 @@ from games.engine import (
     HandState,
     IllegalAction,
     Phase,
+    Refusal,
     Rules,
     apply,
     can,
@@ -46,7 +46,7 @@ def _refused_cards(s: HandState, seat: int | None) -> list[str]:
     return [r["card"] for r in view(s, seat)["refused"]]
 
 
-def _refusal_of_apply(s: HandState, seat: int, card: str) -> dict[str, Any]:
+def _refusal_of_apply(s: HandState, seat: int, card: str) -> Refusal:
     """What `apply` raises for playing `card`, in the view's `refused` shape."""
     with pytest.raises(IllegalAction) as e:
         apply(s, Action(seat, "play", card=card))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from games.engine import (
     ErrorCode,
+    HandResult,
+    HandState,
     IllegalAction,
     MalformedAction,
     Phase,
@@ -16,7 +17,15 @@ from games.engine import (
     replay_hand,
 )
 
-from .helpers import act, full_deal, named_in_round_two, random_playout, record, state_of
+from .helpers import (
+    act,
+    full_deal,
+    hand_ok,
+    named_in_round_two,
+    random_playout,
+    record,
+    state_of,
+)
 
 # Seat 1 names hearts in round two (dealer 0, up card JS). Each deal forces the
 # maker's trick count whatever anyone plays (see the comments).
@@ -56,10 +65,14 @@ DEALS: dict[str, dict[int, list[str]]] = {
 
 
 def _play(
-    deal_name: str, maker_alone: bool, defender_alone: int | None, seed: int, **rules: Any
-) -> dict[str, Any]:
+    deal_name: str,
+    maker_alone: bool,
+    defender_alone: int | None,
+    seed: int,
+    **rules: str | bool | int,
+) -> HandResult:
     hands = DEALS[deal_name]
-    deal = full_deal(hands, "JS", rules.get("deck", "24"))
+    deal = full_deal(hands, "JS", str(rules.get("deck", "24")))
     actions = [*named_in_round_two(0, 1), {"seat": 1, "type": "name", "suit": "H"}]
     if maker_alone:
         actions.append({"seat": 1, "type": "alone"})
@@ -73,7 +86,7 @@ def _play(
         actions.append({"seat": 0, "type": "alone" if defender_alone == 0 else "pass"})
     s = state_of(record(deal, 0, actions, **rules))
     s = random_playout(s, random.Random(seed))
-    return replay_hand(record(deal, 0, [a.to_dict() for a in s.actions], **rules))
+    return hand_ok(replay_hand(record(deal, 0, [a.to_dict() for a in s.actions], **rules)))
 
 
 @pytest.mark.parametrize(
@@ -107,7 +120,7 @@ def test_scoring_row(
     deal: str,
     maker_alone: bool,
     defender_alone: int | None,
-    rules: dict[str, Any],
+    rules: dict[str, str | bool | int],
     tricks1: int,
     points: list[int],
 ) -> None:
@@ -173,7 +186,7 @@ def test_thrown_in_hand_scores_nothing() -> None:
     }
 
 
-def _round_two(stick: bool = False, turned: bool = False) -> Any:
+def _round_two(stick: bool = False, turned: bool = False) -> HandState:
     deal = full_deal({}, "JS")
     s = state_of(
         record(deal, 0, [{"seat": s, "type": "pass"} for s in (1, 2, 0)],
@@ -313,4 +326,4 @@ def test_joker_picked_up_is_the_top_trump() -> None:
 def test_deck_sizes(deck: str) -> None:
     rec = record(full_deal({}, "AS", deck=deck), 0, deck=deck)
     assert len(rec["deal"]["kitty"]) == {"24": 4, "32": 12, "25": 5}[deck]
-    assert replay_hand(rec)["complete"] is False
+    assert hand_ok(replay_hand(rec))["complete"] is False

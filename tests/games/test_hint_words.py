@@ -8,6 +8,7 @@ and the hints are worked out by the real search."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,21 +26,21 @@ DEAL = {
     "dummy": ["TD", "JD", "QD", "KD", "AD"],
     "kitty": ["9S", "TS", "JS", "QC"],
 }
-BID = [
+BID: list[engine.ActionDict] = [
     {"seat": 1, "type": "order"},
     {"seat": 0, "type": "pickup", "discard": "9C"},
 ]
-ALONE = {"seat": 1, "type": "alone"}
-DUMMY = {"seat": 1, "type": "dummy", "keep": ["AS", "KS", "QS", "AD", "KD"]}
+ALONE: engine.ActionDict = {"seat": 1, "type": "alone"}
+DUMMY: engine.ActionDict = {"seat": 1, "type": "dummy", "keep": ["AS", "KS", "QS", "AD", "KD"]}
 
 
 @pytest.fixture(autouse=True)
-def english() -> Any:
+def english() -> Iterator[None]:
     with translation.override("en"):
         yield
 
 
-def state_after(actions: list[dict[str, Any]], lone_march: int = 3) -> Any:
+def state_after(actions: list[engine.ActionDict], lone_march: int = 3) -> engine.HandState:
     record = {
         "format": "euchre3-hand/1",
         "rules": {"lone_maker_march": lone_march},
@@ -50,12 +51,11 @@ def state_after(actions: list[dict[str, Any]], lone_march: int = 3) -> Any:
     return engine.hand_from_record(record)
 
 
-def seat_to_act(state: Any) -> dict[str, Any]:
-    seat = engine.view(state, None)["to_act"]
-    return dict(engine.view(state, seat))
+def seat_to_act(state: engine.HandState) -> engine.HandView:
+    return engine.view(state, state.to_act)
 
 
-def said(view: dict[str, Any], action: dict[str, Any] | None = None) -> dict[str, Any]:
+def said(view: engine.HandView, action: engine.ActionDict | None = None) -> dict[str, Any]:
     """The worker's hint for `view` in words (with `action` in place of the
     bot's choice, and its reasons, when given)."""
     hint = {**hints.compute(view), "version": 1}
@@ -67,13 +67,13 @@ def said(view: dict[str, Any], action: dict[str, Any] | None = None) -> dict[str
     return hints.in_words(hint)
 
 
-def button_labels(view: dict[str, Any]) -> set[str]:
+def button_labels(view: engine.HandView) -> set[str]:
     return {b.label for b in presenters._buttons(view)}  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("maker_move", [ALONE, DUMMY], ids=["maker alone", "maker with dummy"])
 def test_at_the_defend_alone_decision_the_hint_names_the_buttons_labels(
-    maker_move: dict[str, Any],
+    maker_move: engine.ActionDict,
 ) -> None:
     view = seat_to_act(state_after([*BID, maker_move]))
     assert view["phase"] == "defender_alone"

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from games import engine, hints, services
 from games.bots.explain import reasons
 from games.models import Game, Table
@@ -24,29 +25,45 @@ from .test_views import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
 
+# A queued hint task's arguments: compute_hint(game_id, seat, user_id, digest).
+Queued = tuple[int, int, int, str]
+
 
 # --- the reasons, from the seat's view alone ---------------------------------------
 
 
-def play_view(
-    hand: list[str], trick: list[list[Any]], legal: list[str] | None = None
-) -> dict[str, Any]:
-    """Seat 0's view in the play, hearts trump, seat 0 the maker."""
-    return {
-        "seat": 0, "phase": "play", "dealer": 2, "to_act": 0, "rules": {},
-        "trump": "H", "up_card": "9H", "up_suit": "H", "up_card_taken": True,
-        "maker": 0, "alone": [], "sitting_out": None, "hand": hand,
-        "tricks": [], "current_trick": trick, "leader": trick[0][0] if trick else 0,
-        "legal_actions": [{"seat": 0, "type": "play", "card": c} for c in legal or hand],
+def play_view(hands: str, dummy: str, kitty: str, discard: str, plays: str = "") -> engine.HandView:
+    """Seat 0's view in the play, a real one: seat 2 deals `hands` (three
+    hands of five, "/" between them), seat 0 orders up the up card's suit
+    (kitty[0]), the dealer picks it up discarding `discard`, seat 0 takes the
+    dummy keeping the five it was dealt and neither defender goes alone;
+    then `plays`, the cards played in order, each by the seat to act."""
+    dealt = [h.split() for h in hands.split("/")]
+    record = {
+        "format": "euchre3-hand/1", "dealer": 2,
+        "deal": {"hands": dealt, "dummy": dummy.split(), "kitty": kitty.split()},
+        "actions": [
+            {"seat": 0, "type": "order"}, {"seat": 2, "type": "pickup", "discard": discard},
+            {"seat": 0, "type": "dummy", "keep": dealt[0]},
+            {"seat": 1, "type": "pass"}, {"seat": 2, "type": "pass"},
+        ],
     }  # fmt: skip
+    state = engine.hand_from_record(record)
+    for card in plays.split():
+        state = engine.apply(state, engine.Action(state.to_act or 0, "play", card=card))
+    assert state.to_act == 0 and state.phase == engine.Phase.PLAY
+    return engine.view(state, 0)
 
 
-def play(card: str) -> dict[str, Any]:
+def play(card: str) -> engine.ActionDict:
     return {"seat": 0, "type": "play", "card": card}
 
 
 def test_leading_trump_with_both_bowers() -> None:
-    view = play_view(["JH", "JD", "AS", "KC", "9D"], [])
+    view = play_view(
+        "JH JD AS KC 9D / TH QH KH AH TD / JC AC QD KD AD", "9C TC QC 9S TS", "9H JS QS KS", "JC"
+    )
+    assert view["hand"] is not None and set(view["hand"]) == {"JH", "JD", "AS", "KC", "9D"}
     assert reasons(view, play("JH")) == [("lead_both_bowers", {"card": "JH"})]
     (why,) = hints.in_words({"version": 1, "action": play("JH"), "share": 0.8,
                              "reasons": reasons(view, play("JH")), "dealer": 2, "up_suit": "H"})["why"]  # fmt: skip
@@ -54,28 +71,49 @@ def test_leading_trump_with_both_bowers() -> None:
 
 
 def test_the_ace_led_is_the_highest_card_of_its_suit_still_out() -> None:
-    view = play_view(["AS", "TC", "9D", "QH", "KD"], [])
+    view = play_view(
+        "AS TC 9D QH KD / JC QC KC AC TD / JH JD TH KH AH", "9C 9S TS QS KS", "9H QD AD JS", "TH"
+    )
     assert reasons(view, play("AS")) == [("lead_boss", {"card": "AS", "suit": "S"})]
     assert reasons(view, play("TC")) == [("lead_low", {"card": "TC"})]
 
 
 def test_following_last_trumping_in_and_not_winning() -> None:
-    last = play_view(["AS", "9S", "TC"], [[1, "QS"], [2, "KS"]], legal=["AS", "9S"])
+    # Seat 1 wins the second trick and leads the queen of spades, seat 2 the king.
+    last = play_view(
+        "AS 9S TC 9D TD / AD QD QS JC QC / KD KS 9C AC KC",
+        "JD TH QH KH AH", "9H JH TS JS", "AC", "9D AD KD  QD 9C TD  QS KS",
+    )  # fmt: skip
+    assert {a.get("card") for a in last["legal_actions"]} == {"AS", "9S"}
     assert reasons(last, play("AS")) == [("win_last", {"card": "AS"})]
     assert reasons(last, play("9S")) == [("duck", {"card": "9S", "best": "KS", "seat": 2})]
-    void = play_view(["9H", "TC", "AD"], [[1, "AS"]])
+    # The queen of hearts turned: seat 0 holds the 9. Seat 2 leads the ace of
+    # spades to the third trick, where seat 0 has none.
+    void = play_view(
+        "9H TC AD 9D 9C / QD KC JS QS KS / KD AC AS TS JC",
+        "QC TD JD 9S TH", "QH JH KH AH", "JC", "9D QD KD  AC 9C KC  AS",
+    )  # fmt: skip
     assert reasons(void, play("9H")) == [("trump_in", {"led": "S", "card": "9H"})]
     assert reasons(void, play("TC")) == [("throw_off", {"led": "S", "card": "TC"})]
-    beaten = play_view(["9S", "TC"], [[1, "AS"]], legal=["9S"])
-    assert reasons(beaten, play("9S")) == [("cannot_win", {"card": "9S", "best": "AS", "seat": 1})]
+    beaten = play_view(
+        "9S TC 9D TD QC / QD KC JS QS KS / KD AD AC AS JC",
+        "9C JD TH JH TS", "9H QH KH AH", "JC", "9D QD KD  AD TD JS  AC QC KC  AS",
+    )  # fmt: skip
+    assert [a.get("card") for a in beaten["legal_actions"]] == ["9S"]
+    assert reasons(beaten, play("9S")) == [("cannot_win", {"card": "9S", "best": "AS", "seat": 2})]
 
 
 def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
-    view = {
-        "seat": 1, "phase": "bid1", "dealer": 0, "to_act": 1, "rules": {},
-        "trump": None, "up_card": "9H", "up_suit": "H", "hand": ["JH", "JD", "AH", "AS", "9C"],
-        "legal_actions": [{"seat": 1, "type": "order"}, {"seat": 1, "type": "pass"}],
+    record = {
+        "format": "euchre3-hand/1", "dealer": 0, "actions": [],
+        "deal": {
+            "hands": [["TC", "JC", "QC", "KC", "AC"], ["JH", "JD", "AH", "AS", "9C"],
+                      ["9D", "TD", "QD", "KD", "AD"]],
+            "dummy": ["TH", "QH", "KH", "9S", "TS"], "kitty": ["9H", "JS", "QS", "KS"],
+        },
     }  # fmt: skip
+    view = engine.view(engine.hand_from_record(record), 1)
+    assert view["phase"] == "bid1" and view["to_act"] == 1
     ((code, params),) = reasons(view, {"seat": 1, "type": "order"})
     assert code == "make"
     assert params["suit"] == "H" and params["trump"] == 3
@@ -94,29 +132,29 @@ def test_ordering_up_counts_the_trump_and_names_the_bowers() -> None:
 
 
 @pytest.fixture
-def hint_game(alice: Any, bob: Any, carol: Any) -> Game:
+def hint_game(alice: User, bob: User, carol: User) -> Game:
     table = open_table(alice, hints=True)
     services.table_join(table=table, user=bob, position=1)
     services.table_join(table=table, user=carol, position=2)
     return table.games.select_related("table").get()
 
 
-def ask(client: Client, game: Game, version: Any) -> Any:
+def ask(client: Client, game: Game, version: int | str) -> Any:
     return client.post(
         reverse("games:hint", args=[game.table_id]), {"version": str(version)}, headers=HTMX
     )
 
 
 @pytest.fixture
-def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[Queued]:
     """The hint tasks queued (here none runs: tests/games/test_hints_worker.py has the worker)."""
-    calls: list[tuple[Any, ...]] = []
+    calls: list[Queued] = []
     monkeypatch.setattr(hints.compute_hint, "delay", lambda *args: calls.append(args))
     return calls
 
 
 def test_the_player_to_act_gets_the_hard_bots_choice_in_words(
-    hint_game: Game, queued: list[tuple[Any, ...]]
+    hint_game: Game, queued: list[Queued]
 ) -> None:
     seat = to_act(hint_game)
     user = players(hint_game.table)[seat]
@@ -173,7 +211,7 @@ def test_every_decision_of_a_game_gets_a_hint_in_words(
 
 
 def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
-    hint_game: Game, alice: Any, bob: Any, queued: list[tuple[Any, ...]]
+    hint_game: Game, alice: User, bob: User, queued: list[Queued]
 ) -> None:
     seat = to_act(hint_game)
     others = [u for s, u in players(hint_game.table).items() if s != seat]
@@ -198,7 +236,7 @@ def test_only_the_player_to_act_at_a_table_with_hints_may_ask(
 
 
 def test_a_hints_table_says_so_and_its_games_are_not_rated(
-    alice: Any, bob: Any, carol: Any
+    alice: User, bob: User, carol: User
 ) -> None:
     from stats import services as stats_services
     from stats.models import RatingEvent

@@ -34,7 +34,7 @@ def assert_record_replays(stack: Stack, live: LiveTable, web: str = "web1") -> d
     assert response.status_code == 200, response.text[:300]
     result = engine.replay_game(response.json())
     assert "error" not in result, result
-    return result
+    return dict(result)
 
 
 def test_a_game_across_two_web_processes_and_two_workers(stack: Stack, loop: LoopThread) -> None:

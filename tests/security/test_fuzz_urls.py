@@ -698,7 +698,7 @@ def world(db: Any, alice: Any, bob: Any, carol: Any, outsider: Any) -> World:
         game_ids=[g.pk for g in games],
         ints=sorted(ints, key=int),
         strs=strs,
-        record=record,
+        record=dict(record),
         record_paths=list(_paths(record)),
         legal=legal,
         extra={"table": table, "open_table": open_table, "imported": imported},

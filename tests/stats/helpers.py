@@ -62,7 +62,7 @@ def hand_record(
         legal = engine.legal_actions(state)
         assert legal and legal[0].type == "play", legal
         state = engine.apply(state, legal[0])
-    return engine.hand_to_record(state)
+    return dict(engine.hand_to_record(state))
 
 
 # The five hands of the test game (first dealer 0, target 10), with the

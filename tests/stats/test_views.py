@@ -193,7 +193,7 @@ def test_download_then_import_gives_the_same_game(played: Any, alice: Any) -> No
 def test_one_hand_downloads_as_its_record(played: Any, alice: Any) -> None:
     hand = played.hands.get(number=0)
     got = json.loads(client_for(alice).get(reverse("stats:hand_record", args=[hand.pk])).content)
-    assert got == hand.record and engine.replay_hand(got)["points"] == [0, 3, 0]
+    assert got == hand.record and dict(engine.replay_hand(got))["points"] == [0, 3, 0]
 
 
 def test_a_bad_record_is_refused_with_the_reason(alice: Any) -> None:

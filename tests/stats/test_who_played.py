@@ -237,7 +237,7 @@ def bot(seat: int) -> games_services.Actor:
 def legal(game: Game) -> dict[str, Any]:
     state = games_services.game_state(game)
     assert state.current is not None
-    action = engine.legal_actions(state.current)[0].to_dict()
+    action = dict(engine.legal_actions(state.current)[0].to_dict())
     action.pop("seat")
     return action
 
