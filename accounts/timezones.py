@@ -19,6 +19,9 @@ from contextlib import AbstractContextManager
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from babel import Locale
+from babel.core import get_global
+from babel.dates import get_timezone_location
 from django.utils import timezone
 
 if TYPE_CHECKING:
@@ -79,11 +82,6 @@ def _menu(language: str, hour: str) -> tuple[tuple[str, tuple[tuple[str, str], .
     """(country, ((zone, "City (UTC+02:00)"), ...)) in `language`, countries
     and cities in that language's order. `hour` keys the cache: offsets change
     with summer time."""
-    # babel's locale data loads on the first menu, not at every process start.
-    from babel import Locale
-    from babel.core import get_global
-    from babel.dates import get_timezone_location
-
     locale = Locale.parse(BABEL_LOCALES.get(language, "en"))
     territories = get_global("zone_territories")
     now = timezone.now()
