@@ -18,8 +18,8 @@ from games.engine import GameState
 from . import presenters, selectors, services
 from .models import Game, Hand, Table
 
-if TYPE_CHECKING:  # games.hints renders through games.realtime, which imports this module
-    from .hints import TableHint
+if TYPE_CHECKING:
+    from .presenters import TableHint
 
 
 class HtmlFrame(TypedDict):
@@ -56,7 +56,7 @@ def render_table(
             hand = services.current_hand_row(game)
         view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user, state)
-    ctx.update(message=message, rule=rule, hint=hint, oob=oob)
+    ctx["message"], ctx["rule"], ctx["hint"], ctx["oob"] = message, rule, hint, oob
     if csrf_token:  # a page's own table ({% csrf_token %}); frames rely on htmx's header
         ctx["csrf_token"] = csrf_token
     # Times in the viewer's own zone, as their language: the seat's player's

@@ -29,7 +29,7 @@ import json
 import logging
 import random
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict, cast
+from typing import Any, cast
 
 from celery import shared_task
 from django.core.cache import cache
@@ -44,6 +44,7 @@ from euchre_site.refusal import Code, Refusal
 from . import access, bots, engine, realtime, services, words
 from .bots.explain import reasons
 from .models import Game
+from .presenters import AskedHint, Choice, Hint, HintWords, ReasonParams, ShownHint
 
 log = logging.getLogger(__name__)
 
@@ -53,81 +54,6 @@ BUSY_SECONDS = 30  # a player's hint on its way blocks their next one this long 
 # A top move best in fewer of the imagined deals than this is no recommendation: a close call.
 CLOSE_SHARE = 0.5
 SEARCH = "hard-2"  # in the cache key: a new search (or its words' inputs) starts afresh
-
-
-class ReasonParams(TypedDict, total=False):
-    """A reason's facts, as games.bots.explain states them (each code its own few)."""
-
-    card: str
-    suit: str
-    led: str
-    best: str
-    seat: int
-    trump: int  # how many trumps the hand holds
-    top: list[str]
-    aces: list[str]
-    tricks: float
-
-
-Reason = tuple[str, ReasonParams]
-
-
-class Choice(TypedDict):
-    """A move the search weighed and the share of its deals in which it was best."""
-
-    action: engine.ActionDict
-    share: float
-
-
-class Hint(TypedDict):
-    """A position's hint, language-neutral (`compute`): cached, then put into
-    words (`in_words`). The keys read with .get came later: an older cached
-    hint may lack them."""
-
-    action: engine.ActionDict
-    share: float
-    reasons: list[Reason]
-    dealer: int
-    up_suit: str | None
-    phase: NotRequired[str | None]
-    maker_alone: NotRequired[bool]
-    lone_march: NotRequired[int]
-    choices: NotRequired[int]
-    ranked: NotRequired[int]
-    others: NotRequired[list[Choice]]
-    equal: NotRequired[list[str]]
-
-
-class AskedHint(Hint):
-    """A hint labelled with the game version it was asked at."""
-
-    version: int
-
-
-class HintWords(TypedDict):
-    """A hint in the reader's language (`in_words`): what to do, why, how sure."""
-
-    version: int
-    do: str
-    why: list[str]
-    sure: str
-
-
-class ShownHint(HintWords):
-    """A hint in words as the table shows it (games/table.html), with its game."""
-
-    game: int
-
-
-class Thinking(TypedDict):
-    """The table's "Thinking…" while a worker works the hint out."""
-
-    thinking: bool
-    version: int
-    game: int
-
-
-TableHint = ShownHint | Thinking
 
 
 def position_digest(view: Mapping[str, object]) -> str:

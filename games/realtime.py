@@ -29,8 +29,8 @@ from .frames import frame, render_lobby_list, render_table
 from .groups import LOBBY, VIEWERS, game_group, table_group
 from .models import Game, Hand
 
-if TYPE_CHECKING:  # games.hints imports this module
-    from .hints import Hint
+if TYPE_CHECKING:
+    from .presenters import Hint
 
 # chat.services names the table's group through this module.
 __all__ = ["table_group"]

@@ -31,6 +31,7 @@ from games import engine
 from . import access, frames, hints, selectors, services
 from .forms import PlayComputerForm, TableForm
 from .models import Game, Table
+from .presenters import TableHint
 
 MAX_ACTION_CHARS = 400
 
@@ -60,7 +61,7 @@ def _table_html(
     table: Table,
     message: str = "",
     rule: str | None = None,
-    hint: hints.TableHint | None = None,
+    hint: TableHint | None = None,
 ) -> str:
     table = selectors.with_seats(Table.objects.select_related("owner")).get(
         pk=table.pk
@@ -374,7 +375,7 @@ def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
             code=Code.TOO_MANY,
         )
     hint = hints.ask(game=game, version=version, user=_player(request))
-    shown: hints.TableHint = (
+    shown: TableHint = (
         {**hints.said(hint), "game": game.pk}
         if hint is not None
         else {"thinking": True, "version": version, "game": game.pk}
