@@ -106,10 +106,11 @@ def _names(request: HttpRequest) -> dict[int, str]:
     }
 
 
-def _context(request: HttpRequest, index: int, note: str) -> dict[str, Any]:
+def _context(request: HttpRequest, index: int, note: str) -> presenters.Context:
     step = tutorial.STEPS[index]
     state = tutorial.state_at(step.done)
     names = _names(request)
+    # The hand's view as the table's presenters read a game's (scores: none yet).
     seen: Any = {**view(state, ME), "scores": [0, 0, 0]}
     seats = {s: _Seat(names[s], s != ME) for s in range(3)}
     trick = presenters._trick(seen, names, WHERE)
