@@ -59,6 +59,7 @@ class Scope(TypedDict, total=False):
     scheme: str
     headers: Iterable[tuple[bytes, bytes]]
     client: Sequence[object] | None  # (host, port); client_ip makes it [address, 0]
+    peer_client: Sequence[object] | None  # the direct peer, when client_ip replaced it
     user: AbstractBaseUser | AnonymousUser
 
 
