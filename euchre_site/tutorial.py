@@ -21,7 +21,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from games import narration, presenters, tutorial, words
-from games.engine import Action, hand_points, result, view
+from games.engine import Action, HandView, hand_points, result, view
 
 ME, LEFT, RIGHT = tutorial.YOU, tutorial.LEFT, tutorial.RIGHT
 WHERE = {ME: "bottom", LEFT: "left", RIGHT: "right"}
@@ -174,7 +174,7 @@ def _context(request: HttpRequest, index: int, note: str) -> presenters.Context:
     }
 
 
-def _hand(seen: Any, step: tutorial.Step) -> tuple[tuple[Card, ...], tuple[Button, ...], str]:
+def _hand(seen: HandView, step: tutorial.Step) -> tuple[tuple[Card, ...], tuple[Button, ...], str]:
     """The reader's cards and buttons: the engine's legal moves when the
     lesson waits for one (the lesson's own move among them), else only shown."""
     waiting = step.expect is not None

@@ -311,7 +311,9 @@ class SeatName(str):
         name.person = person
         return name
 
-    def __reduce__(self) -> tuple[Any, ...]:  # cached and pickled with its person
+    def __reduce__(
+        self,
+    ) -> tuple[type[SeatName], tuple[str, str | None]]:  # cached and pickled with its person
         return (SeatName, (str(self), self.person))
 
 
