@@ -123,9 +123,10 @@ def ask(*, game: Game, version: int, user: User) -> AskedHint | None:
 # `compute` and `in_words` keep plain dicts at their edge: the hint tests
 # (tests/games/test_hints.py, test_hint_words.py) build views and hints as
 # dict literals. Inside, a hint is a `Hint`.
-def compute(view: engine.GameView | Mapping[str, Any]) -> dict[str, Any]:
+def compute(view: engine.HandView | Mapping[str, Any]) -> dict[str, Any]:
     """The hard bot's choice for the seat whose `view` this is, with its
     reasons (language-neutral: see `in_words`). The search: a worker's job."""
+    view = cast(engine.HandView, view)  # a HandView's keys, whichever (see above)
     digest = position_digest(view)
     rng = random.Random(int(digest[:16], 16))  # the same position, the same answer
     ranking = bots.analyse(view, rng, BUDGET_MS)
