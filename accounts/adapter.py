@@ -5,7 +5,7 @@ caused it, so a forged Host cannot send a player a link to another server."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -16,6 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from . import guests
+
+if TYPE_CHECKING:
+    from allauth.account.models import EmailConfirmation
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.forms import Form
+
+    from .models import User
 
 
 def site_url(location: str) -> str:
@@ -43,7 +50,7 @@ class NamedSite:
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    def new_user(self, request: HttpRequest) -> Any:
+    def new_user(self, request: HttpRequest) -> AbstractBaseUser:
         """A guest who signs up becomes that player: the sign-up fills in the
         guest's own row, so their games stay theirs (accounts.guests)."""
         user = getattr(request, "user", None)
@@ -51,7 +58,7 @@ class AccountAdapter(DefaultAccountAdapter):
             return user
         return super().new_user(request)
 
-    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+    def save_user(self, request: HttpRequest, user: User, form: Form, commit: bool = True) -> User:
         user.is_guest = False
         return super().save_user(request, user, form, commit=commit)
 
@@ -65,9 +72,12 @@ class AccountAdapter(DefaultAccountAdapter):
         path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
         return site_url(path.replace("UID-KEY", quote(key)))
 
-    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation: Any) -> str:
+    def get_email_confirmation_url(
+        self, request: HttpRequest, emailconfirmation: EmailConfirmation
+    ) -> str:
         return site_url(reverse("account_confirm_email", args=[emailconfirmation.key]))
 
+    # allauth's mail context: a template context of its making (Django's templates take Any).
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         # The other mails' links (signup_url, password_reset_url, ...) are made by
         # allauth from the request: each `*_url` is moved onto SITE_URL.

@@ -1,10 +1,17 @@
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
 from django.utils import translation
 
 from .languages import supported
+
+if TYPE_CHECKING:  # the models load only once the app registry is ready
+    from django.http import HttpRequest
+
+    from .models import User
 
 
 class AccountsConfig(AppConfig):
@@ -21,7 +28,9 @@ class AccountsConfig(AppConfig):
         connect_signals()
 
 
-def _remember_language(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def _remember_language(
+    sender: type[User], request: HttpRequest | None, user: User, **kwargs: object
+) -> None:
     """A player without a chosen language keeps the one they signed up or
     logged in with (their e-mails and pushes are written in it)."""
     code = supported(translation.get_language())

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, TypeGuard
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -24,11 +24,17 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+
+    from .models import User
+
 GUEST_UNUSED_DAYS = 30
 GUEST_NAME = re.compile(r"guest-\d+", re.IGNORECASE)
 
 
-def is_guest(user: Any) -> bool:
+def is_guest(user: AbstractBaseUser | AnonymousUser | None) -> TypeGuard[User]:
     """Whether `user` is a guest (anonymous visitors are not: they are nobody)."""
     return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_guest", False))
 
@@ -39,7 +45,7 @@ def refusal() -> str:
     return _("Guests play live against bots. Sign up (it is free) to do this, and keep your games.")
 
 
-def guest_create(*, language: str = "") -> Any:
+def guest_create(*, language: str = "") -> User:
     """A new guest, named "Guest-<4 to 6 digits>" (a free name, tried a few times)."""
     User = get_user_model()
     for digits in (4, 4, 5, 5, 6, 6, 6):

@@ -43,7 +43,7 @@ import logging
 import math
 import time
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -63,11 +63,31 @@ from django.utils.crypto import constant_time_compare
 from euchre_site import push
 from euchre_site.socket_db import database_sync_to_async
 
+if TYPE_CHECKING:
+    from asgiref.typing import (
+        WebSocketConnectEvent,
+        WebSocketDisconnectEvent,
+        WebSocketReceiveEvent,
+    )
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpRequest
+
+    from .models import User
+
 log = logging.getLogger(__name__)
 
 SESSION_ENDED = 4401  # the close code of a socket whose session ended (as an anonymous one)
 ENDED_MARK_SECONDS = 3600  # the cache mark only has to outlive a racing connect
 DEFAULT_RECHECK_SECONDS = 5.0
+
+
+class SessionEnd(TypedDict):
+    """The group message `session.end`: `session` names the ended session's
+    digest, or None (every socket of the user re-validates its own)."""
+
+    type: str
+    session: str | None
 
 
 def user_sockets_group(user_id: int) -> str:
@@ -98,12 +118,14 @@ def end_session(user_id: int, session_key: str) -> None:
         cache.set(_ended_key(digest), 1, ENDED_MARK_SECONDS)
     except Exception:  # Redis away: the socket's re-validation sees the deleted session
         log.warning("ended session not marked", exc_info=True)
-    push.send([(user_sockets_group(user_id), {"type": "session.end", "session": digest})])
+    message: SessionEnd = {"type": "session.end", "session": digest}
+    push.send([(user_sockets_group(user_id), message)])
 
 
 def end_user_sessions(user_id: int) -> None:
     """Each socket of this user checks its session again (password, deactivation)."""
-    push.send([(user_sockets_group(user_id), {"type": "session.end", "session": None})])
+    message: SessionEnd = {"type": "session.end", "session": None}
+    push.send([(user_sockets_group(user_id), message)])
 
 
 def session_alive(user_id: int, session_key: str | None) -> bool:
@@ -141,27 +163,39 @@ def session_alive(user_id: int, session_key: str | None) -> bool:
 # --------------------------------------------------------------------------- signal handlers
 
 
-def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def on_logged_out(
+    sender: type[User],
+    request: HttpRequest | None,
+    user: AbstractBaseUser | AnonymousUser | None,
+    **kwargs: object,
+) -> None:
     """Sent by django.contrib.auth.logout before the session is flushed."""
     session = getattr(request, "session", None)
     key = getattr(session, "session_key", None)
-    if user is None or getattr(user, "pk", None) is None or not key:
+    user_id = getattr(user, "pk", None)
+    if user is None or user_id is None or not key:
         return
-    end_session(user.pk, key)
+    end_session(user_id, key)
 
 
 _MARK = "_sockets_end_after_save"
 
 
-def before_user_saved(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+def before_user_saved(
+    sender: type[User],
+    instance: User,
+    raw: bool = False,
+    using: str | None = None,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: object,
+) -> None:
     """Note a changed password or a deactivation (one query, only when either may change)."""
-    update_fields = kwargs.get("update_fields")
     if raw or instance.pk is None:
         return
     if update_fields is not None and not {"password", "is_active"} & set(update_fields):
         return
     old = (
-        sender._default_manager.using(kwargs.get("using"))
+        sender._default_manager.using(using)
         .filter(pk=instance.pk)
         .values_list("password", "is_active")
         .first()
@@ -173,17 +207,21 @@ def before_user_saved(sender: Any, instance: Any, raw: bool = False, **kwargs: A
         setattr(instance, _MARK, True)
 
 
-def after_user_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+def after_user_saved(
+    sender: type[User], instance: User, using: str | None = None, **kwargs: object
+) -> None:
     if instance.__dict__.pop(_MARK, False):
         user_id = instance.pk
         # After the commit, so that the sockets' re-validation reads the new hash.
-        transaction.on_commit(lambda: end_user_sessions(user_id), using=kwargs.get("using"))
+        transaction.on_commit(lambda: end_user_sessions(user_id), using=using)
 
 
-def after_user_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+def after_user_deleted(
+    sender: type[User], instance: User, using: str | None = None, **kwargs: object
+) -> None:
     user_id = instance.pk
     if user_id is not None:
-        transaction.on_commit(lambda: end_user_sessions(user_id), using=kwargs.get("using"))
+        transaction.on_commit(lambda: end_user_sessions(user_id), using=using)
 
 
 def connect_signals() -> None:
@@ -225,7 +263,7 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
     _session_check_due = math.inf
     _session_lock: asyncio.Lock | None = None
 
-    async def websocket_connect(self, message: dict[str, Any]) -> None:
+    async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             key = getattr(self.scope.get("session"), "session_key", None)
@@ -242,12 +280,12 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
                 return
         await super().websocket_connect(message)
 
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
         if self._session_bound:
             await self.channel_layer.group_discard(self._session_group, self.channel_name)
         await super().websocket_disconnect(message)
 
-    async def websocket_receive(self, message: dict[str, Any]) -> None:
+    async def websocket_receive(self, message: WebSocketReceiveEvent) -> None:
         if await self._session_ok():
             await super().websocket_receive(message)
 
@@ -257,7 +295,7 @@ class SessionBoundConsumer(AsyncWebsocketConsumer):
         if await self._session_ok():
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
-    async def session_end(self, event: dict[str, Any]) -> None:
+    async def session_end(self, event: SessionEnd) -> None:
         if not self._session_bound or self.session_ended:
             return
         if event.get("session"):

@@ -17,9 +17,16 @@ import datetime
 import zoneinfo
 from contextlib import AbstractContextManager
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
+from babel import Locale
+from babel.core import get_global
+from babel.dates import get_timezone_location
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
 COOKIE = "tz"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -46,12 +53,12 @@ def zone_named(name: object) -> zoneinfo.ZoneInfo | None:
     return zoneinfo.ZoneInfo(checked) if checked else None
 
 
-def zone_of(user: Any) -> zoneinfo.ZoneInfo | None:
+def zone_of(user: AbstractBaseUser | AnonymousUser | None) -> zoneinfo.ZoneInfo | None:
     """A player's own zone, or None if unknown (nobody, or never told)."""
     return zone_named(getattr(user, "time_zone", ""))
 
 
-def override_for(user: Any) -> AbstractContextManager[None]:
+def override_for(user: AbstractBaseUser | AnonymousUser | None) -> AbstractContextManager[None]:
     """Times rendered for `user` outside a request: in their zone, else the
     one already active (a request's), else UTC."""
     zone = zone_of(user)
@@ -75,11 +82,6 @@ def _menu(language: str, hour: str) -> tuple[tuple[str, tuple[tuple[str, str], .
     """(country, ((zone, "City (UTC+02:00)"), ...)) in `language`, countries
     and cities in that language's order. `hour` keys the cache: offsets change
     with summer time."""
-    # babel's locale data loads on the first menu, not at every process start.
-    from babel import Locale
-    from babel.core import get_global
-    from babel.dates import get_timezone_location
-
     locale = Locale.parse(BABEL_LOCALES.get(language, "en"))
     territories = get_global("zone_territories")
     now = timezone.now()
@@ -109,7 +111,9 @@ def menu(language: str, current: str = "") -> list[tuple[str, list[tuple[str, st
     return [("", first), *groups]
 
 
-def choices(language: str, current: str = "") -> list[tuple[str, Any]]:
+def choices(
+    language: str, current: str = ""
+) -> list[tuple[str, str] | tuple[str, list[tuple[str, str]]]]:
     """`menu` as a form field's choices: UTC (and a link zone) ungrouped, then
     one optgroup per country."""
     first, *groups = menu(language, current)

@@ -1,12 +1,10 @@
-from typing import Any
-
 from allauth.account import mixins as allauth_mixins
 from allauth.account import views as allauth_views
 from allauth.decorators import rate_limit
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.decorators import method_decorator
@@ -94,7 +92,7 @@ class SignupView(allauth_views.SignupView):
     @method_decorator(rate_limit(action="signup"))
     @method_decorator(sensitive_post_parameters())
     @method_decorator(never_cache)
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if guests.is_guest(request.user):
             # Past RedirectAuthenticatedUserMixin: straight to the form.
             return super(allauth_mixins.RedirectAuthenticatedUserMixin, self).dispatch(

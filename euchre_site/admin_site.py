@@ -41,7 +41,10 @@ def _username(group: str, request: HttpRequest) -> str:
 class RateLimitedAdminSite(AdminSite):
     @method_decorator(never_cache)
     @login_not_required
-    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+    # extra_context: AdminSite.login's own (a template context).
+    def login(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         if request.method == "POST":
             rate = settings.ADMIN_LOGIN_RATE
             # Both counters advance on every attempt, whichever stops it.

@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from django.conf import settings  # lazy: read only when the signal fires
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 
@@ -14,8 +15,6 @@ app.autodiscover_tasks()
 @app.on_after_configure.connect
 def schedule_game_timers(sender: Celery, **kwargs: object) -> None:
     """Celery beat: deadlines and the sweeper of stalled games (other apps add their own)."""
-    from django.conf import settings
-
     every = settings.SWEEP_EVERY_SECONDS
     sender.add_periodic_task(
         every, sender.signature("games.tasks.expire_deadlines"), name="expire deadlines"

@@ -25,16 +25,21 @@ without ``--proxy-headers``, which believes the header's first entry.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponseBase
 
+if TYPE_CHECKING:
+    from .ws_guard import App, Receive, Scope, Send
+
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+# The next handler of the middleware chain: sync, or async under ASGI.
+GetResponse = Callable[[HttpRequest], HttpResponseBase | Awaitable[HttpResponseBase]]
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -135,13 +140,13 @@ class ClientIPMiddleware:
     sync_capable = True
     async_capable = True
 
-    def __init__(self, get_response: Any) -> None:
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
         self.is_async = iscoroutinefunction(get_response)
         if self.is_async:
             markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> Any:
+    def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         if self.is_async:
             return self.__acall__(request)
         set_client_address(request)
@@ -149,7 +154,7 @@ class ClientIPMiddleware:
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         set_client_address(request)
-        return await self.get_response(request)  # type: ignore[no-any-return]
+        return await cast(Awaitable[HttpResponseBase], self.get_response(request))
 
 
 class ClientAddressMiddleware:
@@ -158,17 +163,17 @@ class ClientAddressMiddleware:
     (so the origin check knows the page's scheme); the peer stays in
     ``scope["peer_client"]``."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
         peer = str(client[0]) if client else None
         if peer_is_trusted(peer):
             headers = scope.get("headers") or []
             forwarded = [v.decode("latin-1") for n, v in headers if n.lower() == b"x-forwarded-for"]
             address = client_address(peer, forwarded)
-            scope = dict(scope, peer_client=client)
+            scope = {**scope, "peer_client": client}
             if address != peer:
                 scope["client"] = [address, 0]
             proto = forwarded_proto(headers)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.http import JsonResponse
 
 
-def json_attachment(data: dict[str, Any], filename: str) -> JsonResponse:
+def json_attachment(data: Mapping[str, object], filename: str) -> JsonResponse:
     """The record as an indented JSON file the browser saves as `filename`."""
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -12,11 +12,15 @@ import asyncio
 import logging
 import os
 import threading
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
+
+# A channel-layer message: any msgpack-able mapping whose "type" names the
+# consumers' handler; each sender owns its shape (a TypedDict where it has one).
+GroupMessage = Mapping[str, object]
 
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
@@ -28,7 +32,7 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}.notifications"
 
 
-def send(frames: list[tuple[str, dict[str, Any]]]) -> None:
+def send(frames: Sequence[tuple[str, GroupMessage]]) -> None:
     """Send (group, message) pairs in order, in one trip through the loop.
 
     Best effort: channel-layer delivery is at most once anyway, and every

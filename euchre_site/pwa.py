@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
-from .views import bare_page
+from .views import BarePage, bare_page
 
 # Translators: title and heading of the page the site's offline helper (the
 # service worker) shows when a page cannot be loaded because the network is down.
@@ -68,7 +68,7 @@ def offline_revision(language: str) -> str:
 def offline(request: HttpRequest) -> HttpResponse:
     """The offline page: the bare layout of templates/error.html (nothing of
     the visitor's, since the browser keeps it), in the request's language."""
-    context = {
+    context: BarePage = {
         "title": OFFLINE_HEADING,
         "heading": OFFLINE_HEADING,
         "message": OFFLINE_MESSAGE,

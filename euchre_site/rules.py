@@ -12,7 +12,7 @@ may keep it for a while but shared caches may not.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TypedDict
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -50,8 +50,18 @@ def _pictures(language: str | None) -> dict[str, tuple[SafeString, ...]]:
     }
 
 
+class TablePicture(TypedDict):
+    """The cards of the table's picture (home.html and rules.html)."""
+
+    hand: tuple[SafeString, ...]
+    up_card: SafeString
+    backs: tuple[SafeString, ...]
+    kitty_below: tuple[SafeString, ...]
+    kitty_size: int
+
+
 @functools.lru_cache(maxsize=32)
-def table_picture(language: str | None) -> dict[str, Any]:
+def table_picture(language: str | None) -> TablePicture:
     """The cards of the table's picture, rendered once per language: the
     kitty holds the engine's count for the default deck, its top card up."""
     kitty_size = engine.Rules().kitty_size

@@ -32,9 +32,15 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import NoReturn
 
-__all__ = ["InvalidJSON", "JSONTooLarge", "loads_limited"]
+__all__ = ["InvalidJSON", "JSONObject", "JSONTooLarge", "JSONValue", "loads_limited"]
+
+# Request JSON is untrusted until checked: `loads_limited` answers any JSON value
+# (dict, list, str, int, float, bool, None) as `object`, so that a caller must check
+# its type (isinstance) before using it; a JSON object so checked is a JSONObject.
+JSONValue = object
+JSONObject = dict[str, object]
 
 # A JSON string literal (escapes included), so brackets inside strings do not count; an
 # unterminated one runs to the end (one pass, no backtracking over the rest of the text).
@@ -50,7 +56,7 @@ class JSONTooLarge(InvalidJSON):
     """The body is over `max_bytes` (HTTP 413 fits)."""
 
 
-def loads_limited(raw: str | bytes, *, max_bytes: int, max_depth: int = 32) -> Any:
+def loads_limited(raw: str | bytes, *, max_bytes: int, max_depth: int = 32) -> JSONValue:
     """`json.loads(raw)` for untrusted input, with the limits above."""
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
@@ -81,7 +87,7 @@ def loads_limited(raw: str | bytes, *, max_bytes: int, max_depth: int = 32) -> A
         raise InvalidJSON("The request body is not valid JSON: a number is too long.") from None
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise InvalidJSON("The JSON has NaN or Infinity, which are not allowed.")
 
 
@@ -100,7 +106,7 @@ def _check_depth(text: str, max_depth: int) -> None:
             depth -= 1
 
 
-def is_clean_text(value: Any) -> bool:
+def is_clean_text(value: JSONValue) -> bool:
     """Whether every string in `value` (keys included) is Unicode text that a
     page, a log or PostgreSQL can hold: no half of a surrogate pair, no NUL.
     JSON's escapes can carry both; check input before echoing or storing it."""

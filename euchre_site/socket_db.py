@@ -13,8 +13,8 @@ it, as they do for every connection (`close_old_connections`).
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import Any
 
 from asgiref.sync import SyncToAsync
 from django.db import close_old_connections, connections
@@ -23,7 +23,10 @@ KEEP_SECONDS = 60
 
 
 class SocketDatabaseSyncToAsync(SyncToAsync):  # type: ignore[type-arg]
-    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+    # asgiref's own (untyped) hook: the call's exc_info, context, function and arguments.
+    def thread_handler(
+        self, loop: asyncio.AbstractEventLoop, *args: object, **kwargs: object
+    ) -> object:
         close_old_connections()
         try:
             return super().thread_handler(loop, *args, **kwargs)

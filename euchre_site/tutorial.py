@@ -21,7 +21,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from games import narration, presenters, tutorial, words
-from games.engine import Action, hand_points, result, view
+from games.engine import Action, HandView, hand_points, result, view
 
 ME, LEFT, RIGHT = tutorial.YOU, tutorial.LEFT, tutorial.RIGHT
 WHERE = {ME: "bottom", LEFT: "left", RIGHT: "right"}
@@ -106,10 +106,11 @@ def _names(request: HttpRequest) -> dict[int, str]:
     }
 
 
-def _context(request: HttpRequest, index: int, note: str) -> dict[str, Any]:
+def _context(request: HttpRequest, index: int, note: str) -> presenters.Context:
     step = tutorial.STEPS[index]
     state = tutorial.state_at(step.done)
     names = _names(request)
+    # The hand's view as the table's presenters read a game's (scores: none yet).
     seen: Any = {**view(state, ME), "scores": [0, 0, 0]}
     seats = {s: _Seat(names[s], s != ME) for s in range(3)}
     trick = presenters._trick(seen, names, WHERE)
@@ -173,7 +174,7 @@ def _context(request: HttpRequest, index: int, note: str) -> dict[str, Any]:
     }
 
 
-def _hand(seen: Any, step: tutorial.Step) -> tuple[tuple[Card, ...], tuple[Button, ...], str]:
+def _hand(seen: HandView, step: tutorial.Step) -> tuple[tuple[Card, ...], tuple[Button, ...], str]:
     """The reader's cards and buttons: the engine's legal moves when the
     lesson waits for one (the lesson's own move among them), else only shown."""
     waiting = step.expect is not None

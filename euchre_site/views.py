@@ -1,6 +1,6 @@
 import logging
 import sys
-from typing import Any
+from typing import TypedDict
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -9,9 +9,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 from django_ratelimit.exceptions import Ratelimited
+
+from .rules import table_picture
 
 logger = logging.getLogger(__name__)
 
@@ -72,10 +74,6 @@ ERRORS: dict[int, tuple[Promise, Promise, Promise]] = {
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: what the site is, a picture of the table, and the
     ways in: "Play now" (a guest's table against bots at once), sign up, log in."""
-    from django.utils.translation import get_language
-
-    from .rules import table_picture
-
     return render(request, "home.html", {"table_picture": table_picture(get_language())})
 
 
@@ -90,7 +88,9 @@ def _language(request: HttpRequest) -> str:
     return getattr(request, "LANGUAGE_CODE", None) or translation.get_language_from_request(request)
 
 
-def error_response(request: HttpRequest, status: int, message: Any = None) -> HttpResponse:
+def error_response(
+    request: HttpRequest, status: int, message: str | Promise | None = None
+) -> HttpResponse:
     """A 4xx page in the site's layout and the reader's language: a heading, one
     sentence (`message`, else the status's own) and the ways back. An htmx
     request gets the sentence as plain text, which static/js/site.js shows in
@@ -147,19 +147,28 @@ def too_many_requests(request: HttpRequest, exception: Exception | None = None) 
     return error_response(request, 429)
 
 
-def bare_page(status: int, context: dict[str, Any]) -> str:
+class BarePage(TypedDict, total=False):
+    """What templates/error.html shows (`status` is added by `bare_page`)."""
+
+    title: str | Promise
+    heading: str | Promise
+    message: str | Promise
+    offline: bool
+
+
+def bare_page(status: int, context: BarePage) -> str:
     """templates/error.html: the site's look without the request's context
     (which would need the database for the session)."""
-    context = {"status": status, **context}
+    page = {"status": status, **context}
     try:
-        return render_to_string("error.html", context)
+        return render_to_string("error.html", page)
     except Exception:  # the last page standing must not fail
         logger.exception("error.html could not be rendered")
         return format_html(
             '<!doctype html><meta charset="utf-8"><title>{0}</title><h1>{0}</h1><p>{1}</p>'
             '<p><a href="/">{2}</a></p>',
-            context["heading"],
-            context["message"],
+            page["heading"],
+            page["message"],
             _("Back to the front page"),
         )
 
@@ -180,7 +189,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
                 str(message), status=status, content_type="text/plain; charset=utf-8"
             )
         else:
-            context = {"title": title, "heading": heading, "message": message}
+            context: BarePage = {"title": title, "heading": heading, "message": message}
             response = HttpResponse(bare_page(status, context), status=status)
         response["Content-Language"] = translation.get_language()
     if down:

@@ -29,14 +29,20 @@ import asyncio
 import logging
 import math
 import uuid
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import urlsplit
 
 import redis
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
+from redis.commands.core import Script
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
 log = logging.getLogger(__name__)
 
@@ -45,19 +51,38 @@ TOO_MANY_SOCKETS = 4429
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
+class Scope(TypedDict, total=False):
+    """The keys of an ASGI scope these guards read: the server's, and the
+    user channels' AuthMiddlewareStack adds (asgiref.typing's scopes lack it)."""
+
+    type: str
+    scheme: str
+    headers: Iterable[tuple[bytes, bytes]]
+    client: Sequence[object] | None  # (host, port); client_ip makes it [address, 0]
+    peer_client: Sequence[object] | None  # the direct peer, when client_ip replaced it
+    user: AbstractBaseUser | AnonymousUser
+
+
+# An ASGI event (websocket.connect, websocket.close, ...): a mapping with its "type".
+Event = Mapping[str, object]
+Receive = Callable[[], Awaitable[Event]]
+Send = Callable[[Event], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers") or []:
         if key.lower() == name:
             return str(value.decode("latin-1"))
     return None
 
 
-def _client(scope: dict[str, Any]) -> str:
+def _client(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "?"
 
 
-async def _refuse(receive: Any, send: Any, code: int) -> None:
+async def _refuse(receive: Receive, send: Send, code: int) -> None:
     """Close before accepting: the handshake is refused."""
     message = await receive()
     if message["type"] == "websocket.connect":
@@ -90,7 +115,7 @@ def allowed_hosts() -> list[str]:
     return hosts
 
 
-def own_origin(scope: dict[str, Any]) -> tuple[str, str, int] | None:
+def own_origin(scope: Scope) -> tuple[str, str, int] | None:
     """The site's origin as this handshake reached it; None if its Host is not
     one of ALLOWED_HOSTS (then nothing is accepted, as Django does for HTTP)."""
     host = _header(scope, b"host")
@@ -103,7 +128,7 @@ def own_origin(scope: dict[str, Any]) -> tuple[str, str, int] | None:
     return origin_tuple(f"{scheme}://{domain}{':' + port if port else ''}")
 
 
-def origin_allowed(scope: dict[str, Any]) -> bool:
+def origin_allowed(scope: Scope) -> bool:
     origin = _header(scope, b"origin")
     if not origin:
         return False
@@ -127,10 +152,10 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
 
 
 class OriginValidator:
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and not origin_allowed(scope):
             log.warning(
                 "websocket refused: origin %r for host %r (client %s)",
@@ -177,7 +202,7 @@ def _redis(url: str) -> redis.Redis:
 
 
 @lru_cache(maxsize=8)
-def _script(url: str, source: str) -> Any:
+def _script(url: str, source: str) -> Script:
     return _redis(url).register_script(source)
 
 
@@ -229,17 +254,17 @@ class SocketLimitMiddleware:
     """Inside AuthMiddlewareStack (it needs ``scope["user"]``); anonymous
     sockets pass through (the consumers refuse them)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: App) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         user = scope.get("user")
         if scope["type"] != "websocket" or user is None or not user.is_authenticated:
             return await self.app(scope, receive, send)
         first = await receive()
         pending = [first]
 
-        async def receive_again() -> Any:
+        async def receive_again() -> Event:
             return pending.pop() if pending else await receive()
 
         if first["type"] != "websocket.connect":  # gone before connecting

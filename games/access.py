@@ -33,10 +33,9 @@ the old link needs the new one, as after a revoke.
 from __future__ import annotations
 
 import datetime
-from collections.abc import MutableMapping
-from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -59,16 +58,14 @@ def seat_of(table: Table, user: User | AnonymousUser | None) -> int | None:
     return None
 
 
-def _invited(table: Table, session: MutableMapping[str, Any] | None) -> bool:
+def _invited(table: Table, session: SessionBase | None) -> bool:
     if session is None:
         return False
     token = (session.get(SESSION_KEY) or {}).get(str(table.pk))
     return isinstance(token, str) and token == table.invite_token
 
 
-def may_view(
-    user: User | AnonymousUser, table: Table, session: MutableMapping[str, Any] | None
-) -> bool:
+def may_view(user: User | AnonymousUser, table: Table, session: SessionBase | None) -> bool:
     """Whether `user` (with this HTTP or websocket `session`) may watch `table`."""
     if not getattr(user, "is_authenticated", False):
         return False
@@ -103,7 +100,7 @@ class InvitationClosed(Exception):
     """The invitation no longer admits new viewers (its game has ended)."""
 
 
-def admit_invited(table: Table, session: MutableMapping[str, Any]) -> None:
+def admit_invited(table: Table, session: SessionBase) -> None:
     """Remember in the session that it followed `table`'s invitation link."""
     if table.status == Table.Status.FINISHED:
         raise InvitationClosed
@@ -115,7 +112,9 @@ def admit_invited(table: Table, session: MutableMapping[str, Any]) -> None:
 
 
 @receiver(post_save, sender=Game, dispatch_uid="games.access.new_link_for_rematch")
-def _new_link_for_rematch(sender: Any, instance: Game, created: bool, **kwargs: Any) -> None:
+def _new_link_for_rematch(
+    sender: type[Game], instance: Game, created: bool, **kwargs: object
+) -> None:
     """A rematch starts: the table's invitation link (closed when the last
     game ended) is replaced by a new one, in the rematch's own transaction."""
     if not created or instance.number <= 1:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils import translation
@@ -20,6 +20,10 @@ from euchre_site.socket_db import database_sync_to_async
 
 from . import access, frames, groups, hints, presence, selectors, services, tasks
 from .models import Seat, Table
+
+if TYPE_CHECKING:
+    from .frames import HtmlFrame
+    from .realtime import HintReady, TableChanged
 
 log = logging.getLogger(__name__)
 
@@ -131,14 +135,14 @@ class TableConsumer(SessionBoundConsumer):
             html = frames.render_table(table, game, seat, oob=True, user=self.user)
         return group, shown, html
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
+    async def table_changed(self, event: TableChanged) -> None:
         # Seats or the invitation may have changed: who may watch, too.
         if not await database_sync_to_async(self._may_watch)():
             await self.close(code=4403)
             return
         await self.follow_and_snapshot()
 
-    async def html_frame(self, event: dict[str, Any]) -> None:
+    async def html_frame(self, event: HtmlFrame) -> None:
         if event.get("language") not in (None, self.language):
             # Written for another language: this page gets its own snapshot.
             await self.follow_and_snapshot()
@@ -150,7 +154,7 @@ class TableConsumer(SessionBoundConsumer):
             self.early[event["version"]] = event["html"]
             await self._send_in_order()
 
-    async def hint_ready(self, event: dict[str, Any]) -> None:
+    async def hint_ready(self, event: HintReady) -> None:
         """A hint a worker worked out for this seat (games.hints): only to the
         player who asked, and only if this page is not past its version (the
         page then shows it at that game and version only, static/js/table.js)."""
@@ -206,7 +210,7 @@ class LobbyConsumer(SessionBoundConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard("lobby", self.channel_name)
 
-    async def html_frame(self, event: dict[str, Any]) -> None:
+    async def html_frame(self, event: HtmlFrame) -> None:
         if event.get("language") not in (None, self.language):
             # Written for another language: this page gets the list in its own.
             await self.send(text_data=await database_sync_to_async(self._render)())

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -10,6 +11,20 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from games import engine, words
 
 from .models import BOT_LEVELS, DECKS, MOVE_TIMES, Table
+
+
+class TableArgs(TypedDict):
+    """services.table_create's arguments but the owner (`table_kwargs`)."""
+
+    name: str
+    rules: dict[str, object]
+    target: int
+    mode: str
+    move_seconds: int | None
+    visibility: str
+    hints: bool
+    bots: dict[int, str]
+
 
 # Translators: a choice for an empty seat of a new table: a person will take it (rather than a bot).
 SEAT_CHOICES = [("", gettext_lazy("Open for a player")), *BOT_LEVELS]
@@ -136,7 +151,7 @@ class TableForm(forms.Form):
         but for `values`: the lobby's "Play the computer" is this form with
         its defaults, so the two cannot drift apart."""
         blank = cls()
-        data: dict[str, Any] = {
+        data: dict[str, object] = {
             name: blank.get_initial_for_field(field, name) for name, field in blank.fields.items()
         }
         data.update(values)
@@ -152,7 +167,7 @@ class TableForm(forms.Form):
             "lone_maker_march": d["lone_maker_march"],
         }
 
-    def table_kwargs(self) -> dict[str, Any]:
+    def table_kwargs(self) -> TableArgs:
         """services.table_create's arguments (but the owner), once valid."""
         d = self.cleaned_data
         return {
@@ -182,12 +197,13 @@ class PlayComputerForm(forms.Form):
         label=gettext_lazy("Level of the bots"),
     )
 
+    # Django's Form takes its arguments as it likes (data, files, prefix, ...).
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", self.PREFIX)
         super().__init__(*args, **kwargs)
 
     @classmethod
-    def posted(cls, data: Any) -> bool:
+    def posted(cls, data: Mapping[str, object]) -> bool:
         """Whether `data` (request.POST) comes from this form rather than the full one."""
         return f"{cls.PREFIX}-level" in data
 
@@ -199,7 +215,7 @@ class PlayComputerForm(forms.Form):
         """Its deck in words (the full form's default), "24 cards (9 to ace)"."""
         return str(dict(DECKS)[TableForm.base_fields["deck"].initial])
 
-    def table_kwargs(self) -> dict[str, Any]:
+    def table_kwargs(self) -> TableArgs:
         """services.table_create's arguments (but the owner), once valid."""
         level = self.cleaned_data["level"]
         table = TableForm.with_defaults(seat_2=level, seat_3=level)

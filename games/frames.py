@@ -5,7 +5,7 @@ it. Renders from what it is given, reading only what a caller left out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
@@ -18,6 +18,18 @@ from games.engine import GameState
 from . import presenters, selectors, services
 from .models import Game, Hand, Table
 
+if TYPE_CHECKING:
+    from .presenters import TableHint
+
+
+class HtmlFrame(TypedDict):
+    """The group message `html.frame`: a whole snapshot, its game version and language."""
+
+    type: str
+    html: str
+    version: int
+    language: str | None
+
 
 def render_table(
     table: Table,
@@ -28,7 +40,7 @@ def render_table(
     state: GameState | None = None,
     message: str = "",
     rule: str | None = None,
-    hint: dict[str, Any] | None = None,
+    hint: TableHint | None = None,
     oob: bool = False,
     user: User | AnonymousUser | None = None,
     csrf_token: str = "",
@@ -44,7 +56,7 @@ def render_table(
             hand = services.current_hand_row(game)
         view = engine.game_view(state, seat)
     ctx = presenters.table_context(game, table, view, hand, user, state)
-    ctx.update(message=message, rule=rule, hint=hint, oob=oob)
+    ctx["message"], ctx["rule"], ctx["hint"], ctx["oob"] = message, rule, hint, oob
     if csrf_token:  # a page's own table ({% csrf_token %}); frames rely on htmx's header
         ctx["csrf_token"] = csrf_token
     # Times in the viewer's own zone, as their language: the seat's player's
@@ -62,6 +74,6 @@ def render_lobby_list(*, oob: bool = False) -> str:
     )
 
 
-def frame(html: str, version: int, language: str | None = None) -> dict[str, Any]:
+def frame(html: str, version: int, language: str | None = None) -> HtmlFrame:
     """One html frame: the whole snapshot, its game version and language."""
     return {"type": "html.frame", "html": html, "version": version, "language": language}

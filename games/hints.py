@@ -28,7 +28,8 @@ import hashlib
 import json
 import logging
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from celery import shared_task
 from django.core.cache import cache
@@ -43,6 +44,7 @@ from euchre_site.refusal import Code, Refusal
 from . import access, bots, engine, realtime, services, words
 from .bots.explain import reasons
 from .models import Game
+from .presenters import AskedHint, Choice, Hint, HintWords, ReasonParams, ShownHint
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,7 @@ CLOSE_SHARE = 0.5
 SEARCH = "hard-2"  # in the cache key: a new search (or its words' inputs) starts afresh
 
 
-def position_digest(view: engine.HandView | dict[str, Any]) -> str:
+def position_digest(view: Mapping[str, object]) -> str:
     """What a hint depends on, in one key: the seat's whole view of the game
     (its cards, the hand so far, the scores and rules), and nothing else (not
     the game's version, which autopilot or a seat change also moves)."""
@@ -70,7 +72,7 @@ def _busy_key(user_id: int) -> str:
     return f"hint-busy:{user_id}"
 
 
-def ask(*, game: Game, version: int, user: User) -> dict[str, Any] | None:
+def ask(*, game: Game, version: int, user: User) -> AskedHint | None:
     """`user` asks for a hint at `version`: this position's hint if it is in
     the cache (with "version"), else None once a worker has it to do (just
     queued, or already on its way). Never searches. Raises Refusal when the
@@ -93,7 +95,7 @@ def ask(*, game: Game, version: int, user: User) -> dict[str, Any] | None:
     if not view["legal_actions"]:
         raise Refusal(code=Code.CONFLICT, message=_("It is not your turn."))
     digest = position_digest(view)
-    hint = cache.get(_cache_key(digest))
+    hint: Hint | None = cache.get(_cache_key(digest))
     if hint is not None:
         return {**hint, "version": version}
     if not cache.add(_busy_key(user.pk), digest, BUSY_SECONDS):
@@ -181,16 +183,21 @@ def compute_hint(game_id: int, seat: int, user_id: int, digest: str) -> str:
     return "pushed"
 
 
-def inbox_html(game_id: int, version: int, hint: dict[str, Any]) -> str:
+def inbox_html(game_id: int, version: int, hint: Hint) -> str:
     """The frame that brings a worker's hint to the page, in the active
     language: into #hint-inbox (games/table_page.html), outside the table, so
     no table frame wipes it; static/js/table.js shows it in the table of
     that game and version only."""
-    shown = {**in_words({**hint, "version": version}), "game": game_id}
+    shown: ShownHint = {**said({**hint, "version": version}), "game": game_id}
     return render_to_string("games/table.html#hint_inbox", {"hint": shown})
 
 
-def in_words(hint: dict[str, Any]) -> dict[str, Any]:
+def in_words(hint: Mapping[str, Any]) -> dict[str, Any]:
+    """`said` of a hint as `compute` made it, labelled with its version."""
+    return dict(said(cast(AskedHint, hint)))
+
+
+def said(hint: AskedHint) -> HintWords:
     """The hint in the active language: what to do, why, and how sure.
 
     A move is recommended only when the search found it best in most of the
@@ -238,6 +245,7 @@ def in_words(hint: dict[str, Any]) -> dict[str, Any]:
             "sure": _("Both did equally well in every deal the bot imagined."),
         }
     elif share < CLOSE_SHARE and others:
+        moves: list[Choice] = [{"action": action, "share": share}, *others]
         lines = [
             # Translators: one line of a close-call hint: %(move)s is a move as a sentence ("Play the Jack of hearts.", "Choose “Pass”."), %(percent)s the share of the deals the bot imagined in which it was the best choice.
             _("%(move)s It was the best choice in %(percent)s%% of the deals the bot imagined.")
@@ -245,7 +253,7 @@ def in_words(hint: dict[str, Any]) -> dict[str, Any]:
                 "move": _what(r["action"], dealer, up_suit, phase),
                 "percent": round(100 * r["share"]),
             }
-            for r in [{"action": action, "share": share}, *others]
+            for r in moves
         ]
         return {
             "version": hint["version"],
@@ -269,7 +277,7 @@ def in_words(hint: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _what(action: dict[str, Any], dealer: int, up_suit: str | None, phase: str | None) -> str:
+def _what(action: engine.ActionDict, dealer: int, up_suit: str | None, phase: str | None) -> str:
     """The move as a sentence, a button named by its label on the table."""
     kind = action["type"]
     if kind == "play":
@@ -283,14 +291,14 @@ def _what(action: dict[str, Any], dealer: int, up_suit: str | None, phase: str |
     if kind == "dummy" and "keep" in action:
         # Translators: a hint to the maker who took the dummy: keep these five cards (a list of card names).
         return pgettext("hint", "Keep: %(cards)s.") % {
-            "cards": ", ".join(words.card_label(c) for c in action["keep"])
+            "cards": ", ".join(words.card_label(c) for c in action["keep"] or [])
         }
     label = words.button_label(action, phase, dealer, up_suit) or kind
     # Translators: a hint that names one of the table's buttons by its label, %(button)s ("Pass", "Use the dummy", "Don't defend alone", "Order it up (hearts trump)").
     return pgettext("hint", "Choose “%(button)s”.") % {"button": label}
 
 
-def _holding(p: dict[str, Any]) -> str:
+def _holding(p: ReasonParams) -> str:
     """What the hand holds with a suit as trump, in a sentence or two."""
     said = [
         # Translators: a hint's reason: with %(suit)s ("hearts") as trump, the reader's hand holds %(n)s trump cards.
@@ -327,7 +335,7 @@ def _top_name(code: str, trump: str) -> str:
 _HOLDING = ("make", "keep", "joker_suit", "alone_maker", "pass_weak")
 
 
-def _facts(code: str, p: dict[str, Any]) -> str:
+def _facts(code: str, p: ReasonParams) -> str:
     return _holding(p) if code in _HOLDING else ""
 
 
@@ -345,8 +353,8 @@ def _alone_pays(lone_march: int) -> str:
     )
 
 
-def _why(code: str, p: dict[str, Any], hint: dict[str, Any] | None = None) -> str:
-    hint = hint or {}
+def _why(code: str, p: ReasonParams, hint: Hint | None = None) -> str:
+    hint = hint or cast(Hint, {})
     card = words.card_label(p["card"]) if "card" in p else ""
     suit_code = p.get("suit") or p.get("led")
     suit = words.suit_name(suit_code) if suit_code else ""

@@ -15,7 +15,8 @@ gets the generic refusal.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -25,6 +26,10 @@ from games.engine import Call, EngineError, ErrorCode, IllegalAction
 from games.engine import Refusal as CardRefusal
 
 from . import words
+
+# An engine error's params (EngineError.params): read with care, whatever the
+# engine sent (a sentence that cannot use them falls back to a generic one).
+Params = Mapping[str, object]
 
 # The section of the rules page (/rules/) that explains each refusal a rule causes.
 RULE_ANCHORS: dict[ErrorCode, str] = {
@@ -51,7 +56,7 @@ RULE_ANCHORS: dict[ErrorCode, str] = {
 }
 
 
-def _card(params: dict[str, Any]) -> str:
+def _card(params: Params) -> str:
     code = params.get("card")
     try:
         return words.card_label(str(code))
@@ -59,12 +64,12 @@ def _card(params: dict[str, Any]) -> str:
         return str(code)
 
 
-def _suit(params: dict[str, Any]) -> str:
+def _suit(params: Params) -> str:
     code = params.get("suit")
     return words.suit_name(code) if code in words.SUITS else str(code)
 
 
-def _call_or_pass(params: dict[str, Any]) -> str:
+def _call_or_pass(params: Params) -> str:
     call = params.get("call")
     if call == Call.ASSIST:
         # Translators: refusal in the first round of bidding for the second player after the dealer: "Assist" is their call (see the button "Assist").
@@ -76,7 +81,7 @@ def _call_or_pass(params: dict[str, Any]) -> str:
     return _("Order it up or pass.")
 
 
-def _missing_card(params: dict[str, Any]) -> str:
+def _missing_card(params: Params) -> str:
     if params.get("field") == "discard":
         # Translators: refusal: the dealer picked up the up card without choosing a card to put face down.
         return _("Choose the card to discard.")
@@ -84,17 +89,17 @@ def _missing_card(params: dict[str, Any]) -> str:
     return _("Choose the card to play.")
 
 
-def _bad_target(params: dict[str, Any]) -> str:
+def _bad_target(params: Params) -> str:
     low, high = params.get("min", 0), params.get("max", 0)
     return ngettext(
         # Translators: refusal: the target is the score that wins the game (a whole number of points).
         "The target must be between %(min)s and %(max)s point.",
         "The target must be between %(min)s and %(max)s points.",
-        high,
+        cast(int, high),  # the engine's int (anything else: TypeError, the generic sentence)
     ) % {"min": low, "max": high}
 
 
-def _sentence(code: str, p: dict[str, Any]) -> str | None:
+def _sentence(code: str, p: Params) -> str | None:
     """The refusal `code` with its params `p` in the active language; None
     for a code this module does not know."""
     match code:

@@ -3,7 +3,7 @@ and what the table announces to screen readers after every move."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import ngettext, pgettext
@@ -70,13 +70,13 @@ def trick_won(name: str) -> str:
     return pgettext("replay step", "%(name)s wins the trick.") % {"name": name}
 
 
-def stood_in(hands: list[Any], seat: int) -> str:
+def stood_in(hands: Sequence[engine.HandState], seat: int) -> str:
     """What a stand-in bot did for `seat` since the person's own last move,
     in words ("A bot played 2 hands for you while you were away: you made
     hearts, then you defended."), or "" when their last move was their own.
     `hands` are the game's engine HandStates, oldest first; a bot's move for
     a person is marked `"by": "stand-in"` (games.services.game_act)."""
-    played: list[Any] = []  # the hands the stand-in moved in, newest first
+    played: list[engine.HandState] = []  # the hands the stand-in moved in, newest first
     for hand in reversed(hands):
         mine = [a for a in hand.actions if a.seat == seat]
         run = 0
@@ -101,7 +101,7 @@ def stood_in(hands: list[Any], seat: int) -> str:
     ) % {"n": len(played), "what": joined}
 
 
-def _role(hand: Any, seat: int) -> str:
+def _role(hand: engine.HandState, seat: int) -> str:
     """The seat's part in one hand, as the stand-in left it."""
     maker = hand.maker
     if maker is None:

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, NotRequired, Protocol, TypedDict
 
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -39,6 +39,14 @@ from games.engine import HandResult as EngineHandResult
 
 from . import messages, narration, words
 from .models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Seat, Table
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
+# A partial's template context, as Django's render_to_string takes it.
+Context = Mapping[str, object]
 
 SUIT_SYMBOLS = words.SUIT_SYMBOLS
 
@@ -116,7 +124,7 @@ _FRAGMENTS_SIZE = 1024
 _fragments_lock = threading.Lock()
 
 
-def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], dict[str, Any]]) -> str:
+def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], Context]) -> str:
     """The partial `games/table.html#<name>` rendered with `context()`, reused
     for the same `key`, which must hold everything the partial shows (the
     active language is added to it)."""
@@ -135,7 +143,7 @@ def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], dict[st
 
 
 @functools.lru_cache(maxsize=1024)
-def _urls(prefix: str, urlconf: Any, table_id: int, game_id: int | None) -> dict[str, str]:
+def _urls(prefix: str, urlconf: str | None, table_id: int, game_id: int | None) -> dict[str, str]:
     urls = {
         name: reverse(f"games:{name}", args=[table_id])
         for name in ("join", "bot", "leave", "rematch", "act", "hint", "autopilot", "revoke_invite")
@@ -168,9 +176,89 @@ def _table_head(table: Table, game: Game | None) -> str:
     )
 
 
-def _posted(action: Mapping[str, Any]) -> str:
+def _posted(action: Mapping[str, object]) -> str:
     """A legal action as the page posts it: without its seat (always the poster's)."""
     return json.dumps({k: v for k, v in action.items() if k != "seat"}, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------- the hint
+# A hint as games.hints works it out (language-neutral) and as the table shows
+# it in words: here, below the frames and pushes that carry it.
+
+
+class ReasonParams(TypedDict, total=False):
+    """A reason's facts, as games.bots.explain states them (each code its own few)."""
+
+    card: str
+    suit: str
+    led: str
+    best: str
+    seat: int
+    trump: int  # how many trumps the hand holds
+    top: list[str]
+    aces: list[str]
+    tricks: float
+
+
+Reason = tuple[str, ReasonParams]
+
+
+class Choice(TypedDict):
+    """A move the search weighed and the share of its deals in which it was best."""
+
+    action: ActionDict
+    share: float
+
+
+class Hint(TypedDict):
+    """A position's hint, language-neutral (`compute`): cached, then put into
+    words (`in_words`). The keys read with .get came later: an older cached
+    hint may lack them."""
+
+    action: ActionDict
+    share: float
+    reasons: list[Reason]
+    dealer: int
+    up_suit: str | None
+    phase: NotRequired[str | None]
+    maker_alone: NotRequired[bool]
+    lone_march: NotRequired[int]
+    choices: NotRequired[int]
+    ranked: NotRequired[int]
+    others: NotRequired[list[Choice]]
+    equal: NotRequired[list[str]]
+
+
+class AskedHint(Hint):
+    """A hint labelled with the game version it was asked at."""
+
+    version: int
+
+
+class HintWords(TypedDict):
+    """A hint in the reader's language (`in_words`): what to do, why, how sure."""
+
+    version: int
+    do: str
+    why: list[str]
+    sure: str
+
+
+class ShownHint(HintWords):
+    """A hint in words as the table shows it (games/table.html), with its game."""
+
+    game: int
+
+
+class Thinking(TypedDict):
+    """The table's "Thinking…" while a worker works the hint out."""
+
+    thinking: bool
+    version: int
+    game: int
+
+
+TableHint = ShownHint | Thinking
 
 
 # --------------------------------------------------------------------------- the view model
@@ -513,14 +601,14 @@ def _card_button_label(verb: str, card: Face) -> str:
     return text % {"index": card.index, "card": card.name}
 
 
-def _card(code: str, action: Mapping[str, Any] | None = None, verb: str = "play") -> HandCard:
+def _card(code: str, action: Mapping[str, object] | None = None, verb: str = "play") -> HandCard:
     f = face(code)
     if action is None:
         return HandCard(f, label=f.name)
     return HandCard(f, _posted(action), _card_button_label(verb, f))
 
 
-def _button(label: str, action: Mapping[str, Any], style: str = "") -> Button:
+def _button(label: str, action: Mapping[str, object], style: str = "") -> Button:
     return Button(label, _posted(action), style)
 
 
@@ -839,20 +927,42 @@ def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: boo
     return News(tuple(moves[-NEWS_KEPT:]), tuple(now))
 
 
+class TableContext(TypedDict, total=False):
+    """What games/table.html#table renders: `table_context`'s keys, and the
+    ones games.frames.render_table adds (message to csrf_token)."""
+
+    table: Table
+    game: Game | None
+    user: User | AnonymousUser | None
+    urls: dict[str, str]
+    header_html: str
+    is_owner: bool
+    invite_url: str
+    card_back: SafeString
+    seats: tuple[SeatRow, ...]
+    my_seat_taken: bool
+    t: TableView
+    message: str
+    rule: str | None
+    hint: TableHint | None
+    oob: bool
+    csrf_token: str
+
+
 def table_context(
     game: Game | None,
     table: Table,
     view: GameView | None,
     hand: Hand | None,
-    user: Any = None,
+    user: User | AnonymousUser | None = None,
     state: engine.GameState | None = None,
-) -> dict[str, Any]:
+) -> TableContext:
     """What the table partial renders for one viewer: the table, its game,
     its form targets, and `t`, the view model (a `TableView` during and
     after the game; the seats and this user's controls before it)."""
     user_id = getattr(user, "pk", None)
     seats = list(table.seats.all())
-    ctx: dict[str, Any] = {
+    ctx: TableContext = {
         "table": table,
         "game": game,
         "user": user,
@@ -1106,7 +1216,7 @@ def _hand_summary(
         return None
     res = last["result"]
     public = view["seat"] is None or seen
-    deal: Mapping[str, Any] = (
+    deal: engine.DealDict | SeenDeal = (
         _as_seen(last, view["seat"]) if seen else {} if public else (last["deal"] or {})
     )
     # The finished hand is the current one only at the end of the game.
@@ -1138,7 +1248,16 @@ def _hand_summary(
     )
 
 
-def _as_seen(last: LastHand, seat: int | None) -> dict[str, Any]:
+class SeenDeal(TypedDict, total=False):
+    """The part of a finished hand's deal a seat saw (`_as_seen`); `hands`, never."""
+
+    hands: list[list[str]]
+    dummy: list[str] | None
+    kitty: list[str]
+    discards: list[list[str]]
+
+
+def _as_seen(last: LastHand, seat: int | None) -> SeenDeal:
     """The part of a finished hand's deal `seat` saw while it was played
     (RULES.md "What each player may see"): the up card, and the dummy and
     discards only if they were this seat's. Nobody's hand: the played cards

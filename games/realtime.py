@@ -14,7 +14,8 @@ its own snapshot instead of forwarding the frame.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypedDict
 
 from django.conf import settings
 from django.utils import translation
@@ -28,11 +29,30 @@ from .frames import frame, render_lobby_list, render_table
 from .groups import LOBBY, VIEWERS, game_group, table_group
 from .models import Game, Hand
 
+if TYPE_CHECKING:
+    from .presenters import Hint
+
 # chat.services names the table's group through this module.
 __all__ = ["table_group"]
 
 
-def _send(frames: list[tuple[str, dict[str, Any]]]) -> None:
+class HintReady(TypedDict):
+    """The group message `hint.ready`: a worker's hint for `user` at `game` and `version`."""
+
+    type: str
+    game: int
+    version: int
+    user: int
+    hint: Hint
+
+
+class TableChanged(TypedDict):
+    """The group message `table.changed`: each page re-renders for its own user."""
+
+    type: str
+
+
+def _send(frames: Sequence[tuple[str, push.GroupMessage]]) -> None:
     push.send(frames)
 
 
@@ -54,7 +74,7 @@ def broadcast_game(game_id: int, loaded: tuple[Game, GameState, Hand | None] | N
     present, spectators = presence.watching(
         table.pk, [s.user_id for s in seats.values() if s.user_id]
     )
-    frames = []
+    frames: list[tuple[str, push.GroupMessage]] = []
     for seat in VIEWERS:
         if seat is None and not spectators:
             continue
@@ -67,20 +87,27 @@ def broadcast_game(game_id: int, loaded: tuple[Game, GameState, Hand | None] | N
     _send(frames)
 
 
-def push_hint(game_id: int, seat: int, user_id: int, version: int, hint: dict[str, Any]) -> None:
+def push_hint(game_id: int, seat: int, user_id: int, version: int, hint: Hint) -> None:
     """A hint a worker worked out (games.hints), to the asking seat's group
     only (never another seat's or the spectators': it comes from that seat's
     cards). Language-neutral: each socket puts it into its page's words, and
     forwards it only to the player who asked, at the game and version its
     page has or a newer one (TableConsumer.hint_ready)."""
-    message = {"type": "hint.ready", "game": game_id, "version": version, "user": user_id}
-    _send([(game_group(game_id, seat), {**message, "hint": hint})])
+    message: HintReady = {
+        "type": "hint.ready",
+        "game": game_id,
+        "version": version,
+        "user": user_id,
+        "hint": hint,
+    }
+    _send([(game_group(game_id, seat), message)])
 
 
 def broadcast_table_changed(table_id: int) -> None:
     """Seats changed or a game started: each open page re-renders for its own user
     (join and bot buttons differ per person) and follows the new game's group."""
-    _send([(table_group(table_id), {"type": "table.changed"})])
+    changed: TableChanged = {"type": "table.changed"}
+    _send([(table_group(table_id), changed)])
 
 
 def broadcast_lobby() -> None:

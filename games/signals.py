@@ -49,3 +49,6 @@ seat_taken = Signal()
 #                   take it back from the table)
 # `table` is the table's name as its owner typed it (never translated).
 tell = Signal()
+
+# `tell`'s params: the facts above (str, int or bool values; no words).
+TellParams = dict[str, str | int | bool]

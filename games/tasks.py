@@ -10,7 +10,6 @@ import logging
 import random
 import secrets
 from collections.abc import Iterator
-from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -31,6 +30,7 @@ from . import (
     words,
 )
 from .models import Game, Seat, Table
+from .signals import TellParams
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def _play(
     return "played"
 
 
-def _decide(game: Game, seat: Seat, level: str) -> dict[str, Any]:
+def _decide(game: Game, seat: Seat, level: str) -> services.Move:
     state = services.game_state(game)
     view = engine.game_view(state, seat.position)
     if game.bot_seed and state.current is not None:
@@ -92,11 +92,11 @@ def _decide(game: Game, seat: Seat, level: str) -> dict[str, Any]:
         rng = fixed_rng(
             game.bot_seed, len(state.hands) - 1, seat.position, len(state.current.actions)
         )
-        action = dict(bot_action(level, view, rng, capped=False).to_dict())
+        action = bot_action(level, view, rng, capped=False).to_dict()
     else:
-        action = dict(bot_action(level, view, random.Random(secrets.randbits(64))).to_dict())
-    action.pop("seat", None)  # the actor's seat: game_act takes the move without it
-    return action
+        action = bot_action(level, view, random.Random(secrets.randbits(64))).to_dict()
+    # The actor's seat: game_act takes the move without it.
+    return {key: value for key, value in action.items() if key != "seat"}
 
 
 def owner_lock_key(owner_id: int) -> str:
@@ -229,7 +229,7 @@ def play_timeout(game_id: int, version: int) -> str:
     result = _play(game, seat, "medium", services.Actor.timeout(seat.position))
     if result == "played" and seat.user is not None:
         seat.refresh_from_db()
-        params = {"table": game.table.name, "handed_over": bool(seat.bot_level)}
+        params: TellParams = {"table": game.table.name, "handed_over": bool(seat.bot_level)}
         notify_user(seat.user, "timeout", game, params, f"{game.pk}:{version}")
     return result
 
@@ -311,7 +311,7 @@ def tell_players(game_id: int, version: int) -> str:
     return "told"
 
 
-def _winner_params(seat: Seat | None) -> dict[str, Any]:
+def _winner_params(seat: Seat | None) -> TellParams:
     """The winner of a finished game, as games.signals documents it: a
     person by their user name; a bot's own seat by its level and seat number
     (its name is said in the reader's language: games.words.winner_name),
@@ -327,7 +327,7 @@ def _winner_params(seat: Seat | None) -> dict[str, Any]:
 
 
 def notify_user(
-    user: User, kind: str, game: Game, params: dict[str, Any], turn_key: str | None
+    user: User, kind: str, game: Game, params: TellParams, turn_key: str | None
 ) -> None:
     """Announce it; the notifications app listens (games does not import it)
     and writes the words in the recipient's language from `params`."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from django.utils.functional import Promise
 from django.utils.translation import npgettext_lazy, pgettext_lazy
@@ -35,11 +35,30 @@ YOU = 0  # the reader's seat, the dealer of the hand
 LEFT = 1  # the player on the reader's left: first to bid and to lead
 RIGHT = 2
 
+
 # The deal: the reader deals and is offered the jack of hearts; the dummy
 # holds the ace of hearts. Hearts trump: the reader keeps four trumps and a
 # king, follows suit to lose the first trick, trumps the second and draws
 # the others' trumps with the right bower: four tricks, one point.
-DEAL: dict[str, list[Any]] = {
+class _Deal(TypedDict):
+    """A hand record's `deal` (docs/hand-record.md)."""
+
+    hands: list[list[str]]
+    dummy: list[str]
+    kitty: list[str]
+
+
+class _Record(TypedDict):
+    """The lesson's hand record before its first move (docs/hand-record.md)."""
+
+    format: str
+    rules: dict[str, object]
+    dealer: int
+    deal: _Deal
+    actions: list[dict[str, object]]
+
+
+DEAL: _Deal = {
     "hands": [
         ["KH", "9H", "KC", "TS", "9D"],
         ["AC", "QH", "AS", "KD", "9S"],
@@ -48,7 +67,7 @@ DEAL: dict[str, list[Any]] = {
     "dummy": ["AH", "QS", "9C", "TD", "QD"],
     "kitty": ["JH", "TH", "TC", "JS"],
 }
-RECORD: dict[str, Any] = {
+RECORD: _Record = {
     "format": "euchre3-hand/1",
     "rules": {},
     "dealer": YOU,
@@ -233,7 +252,7 @@ def moves_before(index: int) -> tuple[Action, ...]:
     return SCRIPT[start : STEPS[index].done]
 
 
-class _Corners(dict[str, str]):
+class _Corners(dict[str, object]):
     """A card code's corner in the reader's language ("J♥"), for the texts."""
 
     def __missing__(self, code: str) -> str:
@@ -242,7 +261,7 @@ class _Corners(dict[str, str]):
 
 def text(promise: Promise, **extra: object) -> str:
     """A lesson's text in the active language, cards and names filled in."""
-    fill: dict[str, Any] = _Corners(left=str(LEFT_NAME), right=str(RIGHT_NAME))
+    fill = _Corners(left=str(LEFT_NAME), right=str(RIGHT_NAME))
     fill.update(extra)
     return str(promise % fill)
 

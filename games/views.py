@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,6 +31,7 @@ from games import engine
 from . import access, frames, hints, selectors, services
 from .forms import PlayComputerForm, TableForm
 from .models import Game, Table
+from .presenters import TableHint
 
 MAX_ACTION_CHARS = 400
 
@@ -61,7 +61,7 @@ def _table_html(
     table: Table,
     message: str = "",
     rule: str | None = None,
-    hint: dict[str, Any] | None = None,
+    hint: TableHint | None = None,
 ) -> str:
     table = selectors.with_seats(Table.objects.select_related("owner")).get(
         pk=table.pk
@@ -114,10 +114,12 @@ def _lobby(
     request: HtmxHttpRequest, posted: TableForm | PlayComputerForm | None = None, status: int = 200
 ) -> HttpResponse:
     """The lobby, with `posted` (the form that was sent, and its errors) in its place."""
-    shown: dict[str, Any] = {"form": TableForm(), "play_form": PlayComputerForm()}
-    if posted is not None:
-        shown["play_form" if isinstance(posted, PlayComputerForm) else "form"] = posted
-    context = {**shown, "tables": selectors.open_tables()}
+    form, play_form = TableForm(), PlayComputerForm()
+    if isinstance(posted, PlayComputerForm):
+        play_form = posted
+    elif posted is not None:
+        form = posted
+    context = {"form": form, "play_form": play_form, "tables": selectors.open_tables()}
     return render(request, "games/lobby.html", context, status=status)
 
 
@@ -301,7 +303,7 @@ def _not_a_move() -> str:
     return _("That is not a move.")
 
 
-def parse_action(post: Any) -> tuple[dict[str, Any], int]:
+def parse_action(post: QueryDict) -> tuple[safe_json.JSONObject, int]:
     """The move and the version it was made on, from the posted form.
 
     The action is a small JSON object (no NaN or Infinity); its fields are
@@ -373,8 +375,8 @@ def table_hint(request: HtmxHttpRequest, table: Table) -> HttpResponse:
             code=Code.TOO_MANY,
         )
     hint = hints.ask(game=game, version=version, user=_player(request))
-    shown = (
-        {**hints.in_words(hint), "game": game.pk}
+    shown: TableHint = (
+        {**hints.said(hint), "game": game.pk}
         if hint is not None
         else {"thinking": True, "version": version, "game": game.pk}
     )

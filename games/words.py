@@ -311,7 +311,9 @@ class SeatName(str):
         name.person = person
         return name
 
-    def __reduce__(self) -> tuple[Any, ...]:  # cached and pickled with its person
+    def __reduce__(
+        self,
+    ) -> tuple[type[SeatName], tuple[str, str | None]]:  # cached and pickled with its person
         return (SeatName, (str(self), self.person))
 
 
@@ -358,11 +360,12 @@ def relative_seat(seat: int, viewer: int | None) -> str:
     return pgettext("seat", "on your right")
 
 
-def winner_name(params: dict[str, Any]) -> str:
+def winner_name(params: Mapping[str, object]) -> str:
     """The winner of a finished game, from the "game_ended" signal's params
     (games.signals): a bot's name in the active language, else the user name."""
-    if params.get("winner_bot") in BOT_LEVELS and isinstance(params.get("winner_seat"), int):
-        return bot_name(params["winner_bot"], params["winner_seat"])
+    bot, seat = params.get("winner_bot"), params.get("winner_seat")
+    if isinstance(bot, str) and bot in BOT_LEVELS and isinstance(seat, int):
+        return bot_name(bot, seat)
     return str(params.get("winner") or "?")
 
 

@@ -27,7 +27,7 @@ from .lifecycle import (
     seat_set_autopilot,
     seat_set_away,
 )
-from .moves import Actor, MoveResult, game_act
+from .moves import Actor, Move, MoveResult, game_act
 from .state import current_hand_row, game_state
 from .tables import (
     MAX_NAME,
@@ -49,6 +49,7 @@ __all__ = [
     "TIMEOUTS_BEFORE_HANDOVER",
     "Actor",
     "FixedDeals",
+    "Move",
     "MoveResult",
     "bot_countdown",
     "check_autopilot_seats",

@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -38,19 +38,22 @@ def start_if_full(table: Table) -> Game | None:
     return game_start(table, number)
 
 
+Deal = engine.RecordDeal  # a hand record's `deal` (docs/hand-record.md)
+
+
 @dataclass(frozen=True)
 class FixedDeals:
     """A game of fixed deals: hand n is dealt from `deals[n]` (hand records'
     `deal` objects), the first by `first_dealer`, and the game ends after the
     last one; the bots' randomness comes from `bot_seed` (games.tasks)."""
 
-    deals: tuple[dict[str, Any], ...]
+    deals: tuple[Deal, ...]
     first_dealer: int
     bot_seed: str
 
 
 def daily_table_create(
-    *, owner: User, day: datetime.date, rules: dict[str, Any], fixed: FixedDeals
+    *, owner: User, day: datetime.date, rules: Mapping[str, object], fixed: FixedDeals
 ) -> Game:
     """Open the owner's private table for the daily deal of `day` and start
     its game at once: the owner in seat 0 (every player's seat), hard bots in

@@ -9,9 +9,9 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -77,7 +77,12 @@ class Actor:
         return self.seat
 
 
-def game_act(*, game_id: int, version: int, action: dict[str, Any], actor: Actor) -> MoveResult:
+# A move as game_act takes it: an action's JSON fields without the seat (a
+# posted one unchecked until Action.from_dict(strict=True) reads it).
+Move = Mapping[str, object]
+
+
+def game_act(*, game_id: int, version: int, action: Move, actor: Actor) -> MoveResult:
     """Apply one move exactly once, for `actor` (a person, a bot, or the medium
     bot after a person's time ran out: that move is marked `"auto": true` in
     the hand record; a bot's move for a person's seat is marked `"by":

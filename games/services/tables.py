@@ -5,7 +5,6 @@ revoke the invitation link.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -30,7 +29,7 @@ def table_create(
     *,
     owner: User,
     name: str,
-    rules: dict[str, Any],
+    rules: Mapping[str, object],
     target: int,
     mode: str,
     move_seconds: int | None,

@@ -19,8 +19,8 @@ def move(game: Game, seat: int, actor: games_services.Actor) -> None:
     game.refresh_from_db()
     state = games_services.game_state(game)
     assert state.current is not None and state.current.to_act == seat
-    action = dict(engine.legal_actions(state.current)[0].to_dict())
-    action.pop("seat")
+    legal = engine.legal_actions(state.current)[0].to_dict()
+    action: dict[str, object] = {k: v for k, v in legal.items() if k != "seat"}
     if action["type"] == "dummy":
         exchange = engine.game_view(state, seat)["exchange"]
         assert exchange is not None
