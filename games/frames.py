@@ -55,7 +55,8 @@ def render_table(
         if hand is None:
             hand = services.current_hand_row(game)
         view = engine.game_view(state, seat)
-    ctx = presenters.table_context(game, table, view, hand, user, state)
+    seats = list(table.seats.all())  # loaded here: the presenter only receives data
+    ctx = presenters.table_context(game, table, seats, view, hand, user, state)
     ctx["message"], ctx["rule"], ctx["hint"], ctx["oob"] = message, rule, hint, oob
     if csrf_token:  # a page's own table ({% csrf_token %}); frames rely on htmx's header
         ctx["csrf_token"] = csrf_token
@@ -63,7 +64,7 @@ def render_table(
     # (a frame for that seat), else the given user's, else the request's or UTC.
     viewer = user
     if seat is not None:
-        viewer = next((s.user for s in table.seats.all() if s.position == seat), None) or user
+        viewer = next((s.user for s in seats if s.position == seat), None) or user
     with timezones.override_for(viewer):
         return render_to_string("games/table.html#table", ctx)
 

@@ -952,6 +952,7 @@ class TableContext(TypedDict, total=False):
 def table_context(
     game: Game | None,
     table: Table,
+    seats: list[Seat],
     view: GameView | None,
     hand: Hand | None,
     user: User | AnonymousUser | None = None,
@@ -959,9 +960,9 @@ def table_context(
 ) -> TableContext:
     """What the table partial renders for one viewer: the table, its game,
     its form targets, and `t`, the view model (a `TableView` during and
-    after the game; the seats and this user's controls before it)."""
+    after the game; the seats and this user's controls before it). `seats`
+    are the table's, loaded by the caller (games.frames)."""
     user_id = getattr(user, "pk", None)
-    seats = list(table.seats.all())
     ctx: TableContext = {
         "table": table,
         "game": game,
