@@ -28,6 +28,7 @@ from games.engine import (
     game_start_hand,
     game_view,
     new_game,
+    result,
 )
 
 from . import ALL_LEVELS, choose_action
@@ -103,8 +104,6 @@ def play_game(
 
 
 def _count_hand(hand: HandState, hero_seat: int, stats: list[SeatStats]) -> None:
-    from games.engine import result
-
     r = result(hand)
     for s in range(3):
         st = stats[0 if s == hero_seat else 1]
