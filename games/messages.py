@@ -22,8 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from euchre_site.refusal import Code, Refusal
-from games.engine import Call, EngineError, ErrorCode, IllegalAction
-from games.engine import Refusal as CardRefusal
+from games.engine import Call, EngineError, ErrorCode, IllegalAction, Unplayable
 
 from . import words
 
@@ -226,7 +225,7 @@ def refusal(exc: EngineError) -> str:
     return said if said is not None else _generic()
 
 
-def card_refusal(refused: CardRefusal) -> str:
+def card_refusal(refused: Unplayable) -> str:
     """Why the seat to play may not play a card, from the view's `refused`
     entry (the engine's code and params for that card), in the active language."""
     return refusal(IllegalAction(refused["message"], refused["code"], **refused["params"]))

@@ -11,7 +11,7 @@ docs/hand-record.md.
 from .actions import Action, ActionDict, ExtraFields
 from .cards import card_name, effective_suit, suit_name, trick_winner
 from .game import (
-    GameError,
+    GameFault,
     GameRecord,
     GameReplayError,
     GameResult,
@@ -45,7 +45,7 @@ from .hand import (
     verify,
 )
 from .records import (
-    HandError,
+    HandFault,
     HandRecord,
     HandReplayError,
     RecordDeal,
@@ -79,7 +79,7 @@ from .rules import (
     opening_lead,
 )
 from .sampled import state_from_deal
-from .views import DealDict, HandView, Refusal, SeatCard, TrickDict, view
+from .views import DealDict, HandView, SeatCard, TrickDict, Unplayable, view
 
 __all__ = [
     "TARGET_DEFAULT",
@@ -93,13 +93,13 @@ __all__ = [
     "EngineError",
     "ErrorCode",
     "ExtraFields",
-    "GameError",
+    "GameFault",
     "GameRecord",
     "GameReplayError",
     "GameResult",
     "GameState",
     "GameView",
-    "HandError",
+    "HandFault",
     "HandOutcome",
     "HandRecord",
     "HandReplayError",
@@ -114,13 +114,13 @@ __all__ = [
     "Phase",
     "RecordDeal",
     "RecordError",
-    "Refusal",
     "Replayed",
     "Rules",
     "RulesDict",
     "ScoreRow",
     "SeatCard",
     "TrickDict",
+    "Unplayable",
     "apply",
     "apply_recorded",
     "call_code",

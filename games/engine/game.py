@@ -8,7 +8,7 @@ from typing import NotRequired, TypedDict, cast
 from .actions import Action, ActionDict, ExtraFields
 from .hand import HandResult, HandState, apply, hand_result, new_hand, outcome, points
 from .records import (
-    HandError,
+    HandFault,
     HandRecord,
     HandReplayError,
     _check_deal,
@@ -398,20 +398,20 @@ class GameResult(TypedDict):
     next_dealer: int | None
 
 
-class GameError(TypedDict):
+class GameFault(TypedDict):
     """Why a game record does not replay: `hand` the hand's index (None: the
     game itself), `reason` an English sentence, `detail` that hand's own
-    HandError when its replay found one."""
+    HandFault when its replay found one."""
 
     hand: int | None
     reason: str
-    detail: NotRequired[HandError]
+    detail: NotRequired[HandFault]
 
 
 class GameReplayError(TypedDict):
     """`replay_game`'s answer for a record that does not replay."""
 
-    error: GameError
+    error: GameFault
 
 
 # What replaying a hand or game record answers (docs/hand-record.md): its
@@ -437,8 +437,8 @@ def game_to_record(game: GameState) -> GameRecord:
     return rec
 
 
-def _fault(hand: int | None, reason: str, detail: HandError | None = None) -> GameReplayError:
-    err: GameError = {"hand": hand, "reason": reason}
+def _fault(hand: int | None, reason: str, detail: HandFault | None = None) -> GameReplayError:
+    err: GameFault = {"hand": hand, "reason": reason}
     if detail is not None:
         err["detail"] = detail
     return {"error": err}

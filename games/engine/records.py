@@ -46,7 +46,7 @@ class HandRecord(TypedDict):
     actions: list[ActionDict]
 
 
-class HandError(TypedDict):
+class HandFault(TypedDict):
     """Why a hand record does not replay (docs/hand-record.md): `index` the
     action's position (None: the record itself), `action` that action as the
     record gave it (untrusted JSON, perhaps not even an object; None for the
@@ -60,7 +60,7 @@ class HandError(TypedDict):
 class HandReplayError(TypedDict):
     """`replay_hand`'s answer for a record that does not replay."""
 
-    error: HandError
+    error: HandFault
 
 
 def hand_to_record(state: HandState) -> HandRecord:

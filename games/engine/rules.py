@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
-    from .game import GameError
-    from .records import HandError
+    from .game import GameFault
+    from .records import HandFault
 
 
 class ErrorCode(StrEnum):
@@ -92,7 +92,7 @@ class IllegalAction(EngineError):
 class RecordError(EngineError):
     """A hand or game record that does not replay; `.error` is the replay error dict."""
 
-    def __init__(self, error: HandError | GameError) -> None:
+    def __init__(self, error: HandFault | GameFault) -> None:
         super().__init__(str(error.get("reason", "bad record")), ErrorCode.BAD_RECORD)
         self.error = error
 

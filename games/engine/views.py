@@ -55,7 +55,7 @@ class DealDict(TypedDict):
     discards: list[list[str]]
 
 
-class Refusal(TypedDict):
+class Unplayable(TypedDict):
     """Why the seat to play may not play one of its cards: the IllegalAction
     that `apply` (and `verify`) raise for that play, as data."""
 
@@ -99,7 +99,7 @@ class HandView(TypedDict):
     leader: int | None
     tricks_won: list[int]
     legal_actions: list[ActionDict]
-    refused: list[Refusal]
+    refused: list[Unplayable]
     exchange: list[str] | None
     call: str | None
     call_name: str | None
@@ -133,13 +133,13 @@ def _public_action(d: ActionDict, viewer: int | None) -> ActionDict:
     return d
 
 
-def refusals(state: HandState, seat: int | None, hand: list[str] | None) -> list[Refusal]:
+def refusals(state: HandState, seat: int | None, hand: list[str] | None) -> list[Unplayable]:
     """Why each card of `hand` (the seat's, in display order) may not be played:
     asked of `verify`, the check `apply` makes, for the seat to play; [] for
     anyone else, in any other phase, or when every card may be played."""
     if state._phase != P_PLAY or seat is None or seat != state._to_act or not hand:
         return []
-    out: list[Refusal] = []
+    out: list[Unplayable] = []
     plays = A.PLAY[seat]
     for card in hand:
         try:

@@ -14,10 +14,10 @@ import pytest
 from games.engine import (
     Action,
     ActionDict,
-    GameError,
+    GameFault,
     GameReplayError,
     GameResult,
-    HandError,
+    HandFault,
     HandReplayError,
     HandResult,
     HandState,
@@ -86,7 +86,7 @@ def hand_ok(got: HandResult | HandReplayError) -> HandResult:
     return cast(HandResult, got)
 
 
-def hand_error(got: HandResult | HandReplayError) -> HandError:
+def hand_error(got: HandResult | HandReplayError) -> HandFault:
     """A hand replay's error, failing the test when it replayed."""
     assert set(got) == {"error"}, got
     return cast(HandReplayError, got)["error"]
@@ -98,7 +98,7 @@ def game_ok(got: GameResult | GameReplayError) -> GameResult:
     return cast(GameResult, got)
 
 
-def game_error(got: GameResult | GameReplayError) -> GameError:
+def game_error(got: GameResult | GameReplayError) -> GameFault:
     """A game replay's error, failing the test when it replayed."""
     assert set(got) == {"error"}, got
     return cast(GameReplayError, got)["error"]

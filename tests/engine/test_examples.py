@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from games.engine import HandError, replay_game, replay_hand
+from games.engine import HandFault, replay_game, replay_hand
 
 from .helpers import example_cases, game_error, hand_error, missing_examples
 
 
-def same_hand_error(got: HandError, expect: dict[str, Any]) -> None:
+def same_hand_error(got: HandFault, expect: dict[str, Any]) -> None:
     """The same fault at the same place: `index` and `action` as expected (both
     null for a malformed record); `reason` is free text, so only present."""
     assert set(got) == {"index", "action", "reason"}, got

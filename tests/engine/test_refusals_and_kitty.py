@@ -16,8 +16,8 @@ from games.engine import (
     HandState,
     IllegalAction,
     Phase,
-    Refusal,
     Rules,
+    Unplayable,
     apply,
     can,
     game_view,
@@ -46,7 +46,7 @@ def _refused_cards(s: HandState, seat: int | None) -> list[str]:
     return [r["card"] for r in view(s, seat)["refused"]]
 
 
-def _refusal_of_apply(s: HandState, seat: int, card: str) -> Refusal:
+def _refusal_of_apply(s: HandState, seat: int, card: str) -> Unplayable:
     """What `apply` raises for playing `card`, in the view's `refused` shape."""
     with pytest.raises(IllegalAction) as e:
         apply(s, Action(seat, "play", card=card))
