@@ -25,12 +25,13 @@ def wait_for_version(page: Page, v: int) -> None:
     expect(page.locator("#table")).to_have_attribute("data-version", str(v), timeout=15000)
 
 
-def take_a_turn(page: Page) -> None:
-    """Click a sensible legal action on a page whose turn it is."""
+def take_a_turn(page: Page, timeout: float | None = None) -> None:
+    """Click a sensible legal action on a page whose turn it is (`timeout`:
+    how long a click may wait for its button, in ms; Playwright's default)."""
     form = page.locator("#act-form")
     keep = form.get_by_role("button", name="Keep these five")
     if keep.count():
-        keep.click()
+        keep.click(timeout=timeout)
         return
     for name in [
         re.compile(r"^(Order it up|Assist|Accept) "),
@@ -39,13 +40,13 @@ def take_a_turn(page: Page) -> None:
     ]:
         button = form.get_by_role("button", name=name)
         if button.count():
-            button.first.click()
+            button.first.click(timeout=timeout)
             return
     cards = form.locator("button.card-button[name=action]")
     if cards.count():
-        cards.first.click()
+        cards.first.click(timeout=timeout)
         return
-    form.locator("button").first.click()
+    form.locator("button").first.click(timeout=timeout)
 
 
 def play_against_bots_until(page: Page, over: Locator, *, wait_ms: int = 30000) -> None:
