@@ -18,7 +18,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from django.conf import settings
@@ -195,33 +195,31 @@ def celery_worker(
     stop(proc)
 
 
-@pytest.fixture(scope="session")
-def daphne_server(django_db_setup: None, redis_url: str) -> Iterator[str]:
-    """A real daphne process (HTTP + websockets) on the test database; yields its base URL."""
-    port = embedded_redis.free_port()
-    log = open(ROOT / "var" / "test-daphne.log", "wb")  # noqa: SIM115
+def start_listening(
+    cmd: list[str], port: int, env: dict[str, str], log: IO[bytes]
+) -> subprocess.Popen[bytes]:
+    """Start a server process (its output to `log`) and wait until `port`
+    listens; a server that never does is stopped and the wait's error raised."""
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "euchre_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=service_env(redis_url),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
     try:
         embedded_redis.wait_until_listening(port, timeout=30)
     except TimeoutError:
         stop(proc)
         raise
+    return proc
+
+
+@pytest.fixture(scope="session")
+def daphne_server(django_db_setup: None, redis_url: str) -> Iterator[str]:
+    """A real daphne process (HTTP + websockets) on the test database; yields its base URL."""
+    port = embedded_redis.free_port()
+    log = open(ROOT / "var" / "test-daphne.log", "wb")  # noqa: SIM115
+    cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    proc = start_listening(
+        [*cmd, "euchre_site.asgi:application"], port, service_env(redis_url), log
+    )
     yield f"http://127.0.0.1:{port}"
     stop(proc)
     log.close()

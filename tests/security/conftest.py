@@ -5,7 +5,6 @@ and Redis, with a small per-user socket limit that the in-process tests share.""
 from __future__ import annotations
 
 import shlex
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ import pytest
 
 from euchre_site import embedded_redis
 from tests.conftest import ROOT, service_env, stop
+from tests.django_plugin import start_listening
 
 SOCKET_LIMIT = 2  # WEBSOCKETS_PER_USER of the daphne below; tests set the same in-process
 
@@ -42,19 +42,7 @@ def procfile_web(django_db_setup: None, redis_url: str) -> Iterator[Daphne]:
     env = {k: v for k, v in service_env(redis_url).items() if k != "TRUSTED_PROXIES"}
     env.update(WEBSOCKETS_PER_USER=str(SOCKET_LIMIT))
     log = open(ROOT / "var" / "test-security-daphne.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(
-        procfile_daphne("Procfile", "web", port),
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        embedded_redis.wait_until_listening(port, timeout=30)
-    except TimeoutError:
-        stop(proc)
-        raise
+    proc = start_listening(procfile_daphne("Procfile", "web", port), port, env, log)
     yield Daphne(f"http://127.0.0.1:{port}", port)
     stop(proc)
     log.close()
