@@ -22,8 +22,11 @@ def _key(table_id: int | str, user_id: int | str) -> str:
 
 
 def joined(table_id: int | str, user_id: int) -> None:
-    """One more socket of this user on this table (and on the table at all)."""
-    for key in (_key(table_id, user_id), _key(table_id, "all")):
+    """One more socket of this user on this table (and on the table at all).
+    The table's total first, and in `left` last: a push reading both between the
+    two steps must never see the total at or below the seated counts, or it
+    would take the spectators for gone and skip their frame."""
+    for key in (_key(table_id, "all"), _key(table_id, user_id)):
         cache.add(key, 0, ttl())
         cache.incr(key)
         cache.touch(key, ttl())
