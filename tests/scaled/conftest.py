@@ -42,6 +42,15 @@ def show_logs_on_failure(request: pytest.FixtureRequest, stack: Stack) -> Iterat
         print(stack.logs())
 
 
+@pytest.fixture(autouse=True)
+def whole_stack_after(stack: Stack) -> Iterator[None]:
+    """A test that fails before it restarts what it killed leaves the next
+    one a whole stack all the same (one failure, not a cascade)."""
+    yield
+    if down := stack.heal():
+        print(f"restarted after the test: {', '.join(down)}")
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,23 @@ class Stack:
         for name in WORKERS:
             self.start_worker(name)
         self.start_beat()
+
+    def heal(self) -> list[str]:
+        """Start again whatever is not running (a test that failed before it
+        restarted what it killed), so the next test finds the whole stack.
+        The names it started."""
+        starts: dict[str, Callable[[], None]] = {
+            "postgres": self.start_postgres,
+            "redis": self.start_redis,
+            **{name: partial(self.start_web, name) for name in WEBS},
+            **{name: partial(self.start_worker, name) for name in WORKERS},
+            "beat": self.start_beat,
+        }
+        down = [n for n in starts if n not in self.procs or self.procs[n].poll() is not None]
+        for name in down:
+            self.procs.pop(name, None)
+            starts[name]()
+        return down
 
     def stop(self) -> None:
         """Stop every process; the cluster's files go, the logs stay."""
