@@ -72,7 +72,7 @@ CHAT_FRAME = '<ol id="chat-log" hx-swap-oob="beforeend">'
 CHAT_RE = re.compile(r'<li id="chat-(\d+)"[^>]*data-at="(\d+)"')
 CHAT_CSRF = "loadcsrf" * 4  # any 32 letters: the cookie and the header carry the same
 COOKIE_NAME = "sessionid"
-P99_TARGET_MS = 250.0
+P99_TARGET_MS = 100.0
 PROGRESS_EVERY = 10.0
 REMATCH_POLL = 2.0
 
@@ -673,7 +673,21 @@ class Result:
     pace_limit: float
     cpu: dict[str, float]
     error_kinds: Counter[str]
+    table_wait: tuple[float, float]  # the tables' mean seconds per move: median, largest
     chat: dict[str, float] | None = None  # with --chat: its figures
+
+    def cpu_ms_per_move(self, label: str) -> float:
+        """Milliseconds of CPU of `label`'s processes (all of them: a worker's
+        pool and its parent) per move stored in the window."""
+        if not self.moves or label not in self.cpu:
+            return math.nan
+        return self.cpu[label] / 100 * self.seconds * 1000 / self.moves
+
+    @property
+    def fair(self) -> bool:
+        """No table waits more than twice the median table's wait for a move."""
+        median, largest = self.table_wait
+        return bool(median) and largest <= 2 * median
 
     @property
     def holds(self) -> bool:
@@ -712,6 +726,14 @@ class Result:
             f"out_of_order: {self.out_of_order}",
             f"rematches: {self.rematches}",
             f"cpu_pct: {cpu_text(self.cpu) or 'n/a'}",
+            *(
+                f"{label}_cpu_ms_per_move: {self.cpu_ms_per_move(label):.1f}"
+                for label in ("worker", "daphne", "redis", "postgres")
+                if label in self.cpu
+            ),
+            f"table_wait_s_median: {self.table_wait[0]:.2f}",
+            f"table_wait_s_max: {self.table_wait[1]:.2f}",
+            f"fair_max_within_2x_median: {'yes' if self.fair else 'no'}",
             f"holds_p99_under_{P99_TARGET_MS:.0f}ms: {'yes' if self.holds else 'no'}",
             f"bots_at_default_pace: {'yes' if self.at_pace else 'no'}"
             f" (pace <= {self.pace_limit:.2f}s)",
@@ -727,7 +749,12 @@ class Result:
             f"bot_lag_p50_ms={self.lag_p50:.0f} bot_lag_p99_ms={self.lag_p99:.0f} "
             f"p50_ms={self.p50:.1f} p99_ms={self.p99:.1f} max_ms={self.max:.1f} "
             f"frames={self.frames} errors={self.errors} lost={self.lost} "
-            f"cpu[{cpu_text(self.cpu)}] holds={'yes' if self.holds else 'no'} "
+            f"cpu[{cpu_text(self.cpu)}] "
+            f"worker_cpu_ms_per_move={self.cpu_ms_per_move('worker'):.1f} "
+            f"daphne_cpu_ms_per_move={self.cpu_ms_per_move('daphne'):.1f} "
+            f"table_wait_s={self.table_wait[0]:.2f}/{self.table_wait[1]:.2f} "
+            f"fair={'yes' if self.fair else 'no'} "
+            f"holds={'yes' if self.holds else 'no'} "
             f"at_pace={'yes' if self.at_pace else 'no'}"
             + (
                 " chat[" + " ".join(f"{k}={v:.1f}" for k, v in self.chat.items()) + "]"
@@ -913,6 +940,10 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
         paced = [due(g, v - 1) for g, v in stats.window_versions]
         due_pace = sum(paced) / len(paced) if paced else settings.BOT_MOVE_DELAY
         lat = sorted(stats.latencies)
+        per_table: dict[int, list[float]] = {}
+        for g, _, gap in stats.gaps:
+            per_table.setdefault(g, []).append(gap / 1000)
+        waits = sorted(sum(gs) / len(gs) for gs in per_table.values())
         return Result(
             tables=n,
             seconds=window,
@@ -934,6 +965,7 @@ async def run_one(args: argparse.Namespace, n: int, seconds: float) -> Result:
             pace_limit=due_pace * args.pace_factor,
             cpu=cpu_avg,
             error_kinds=stats.errors,
+            table_wait=(percentile(waits, 0.50), waits[-1]) if waits else (math.nan, math.nan),
             chat=chat,
         )
     finally:

@@ -2,14 +2,43 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, Task, signals
 from django.conf import settings  # lazy: read only when the signal fires
+from django.db import close_old_connections, connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 
 app = Celery("euchre_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# A worker keeps its database connection from task to task, as Django's
+# CONN_MAX_AGE says; Celery's Django fix-up would close it after every task
+# (CELERY_DB_REUSE_MAX in the settings turns that off), and on SQLite the
+# site's CONN_MAX_AGE is 0 (right for daphne's request threads, not here).
+# Opening SQLite anew (the file, its WAL, the pragmas) was about 1 ms of a
+# bot move's worker time; a PostgreSQL connection costs more.
+WORKER_CONN_MAX_AGE = 600
+
+
+@signals.worker_init.connect
+@signals.worker_process_init.connect
+def keep_database_connections(**kwargs: object) -> None:
+    for conn in connections.all():
+        if not conn.settings_dict.get("CONN_MAX_AGE"):
+            conn.settings_dict["CONN_MAX_AGE"] = WORKER_CONN_MAX_AGE
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def close_unusable_connections(sender: Task | None = None, **kwargs: object) -> None:
+    """What Django does around a request: a connection that failed, whose
+    age is up or whose health check fails (CONN_HEALTH_CHECKS) is closed, and
+    the next query opens a fresh one (after a database restart, say). Not
+    around a task run eagerly: that is the caller's connection, maybe in its
+    transaction."""
+    if sender is not None and not getattr(sender.request, "is_eager", False):
+        close_old_connections()
 
 
 @app.on_after_configure.connect

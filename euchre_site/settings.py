@@ -168,6 +168,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fix-up closes the database after every task unless this is
+# set; euchre_site.celery closes it as Django would instead (unusable or old).
+CELERY_DB_REUSE_MAX = 10**9
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # A task a dead worker held unacknowledged goes back to the queue after this

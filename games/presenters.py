@@ -329,6 +329,18 @@ class Plate:
     def trick_stack(self) -> range:
         return range(self.tricks)
 
+    @property
+    def html(self) -> SafeString:
+        """games/_plate.html for this plate: it shows the plate's fields
+        alone, so it is rendered once per plate and language (three on every
+        frame, and most are as they were a move before)."""
+        return _plate_html(self, get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _plate_html(plate: Plate, language: str | None) -> SafeString:
+    return SafeString(render_to_string("games/_plate.html", {"p": plate, "card_back": CARD_BACK}))
+
 
 @dataclass(frozen=True, slots=True)
 class TrickCard:
@@ -580,7 +592,14 @@ class Seated(Protocol):
 
 
 def face(code: str) -> Face:
-    return Face(code, words.card_label(code), card_html(code), _index(code))
+    """The card as the active language shows it (a frozen Face: made once per
+    card and language, as a table shows dozens of cards to every viewer)."""
+    return _face(code, get_language())
+
+
+@functools.lru_cache(maxsize=512)
+def _face(code: str, language: str | None) -> Face:
+    return Face(code, words.card_label(code), _card_html(code, language), _index(code))
 
 
 def _index(code: str) -> str:

@@ -148,10 +148,13 @@ def _again_later(game_id: int, version: int, owner_id: int) -> str:
 # news, queued as tasks.
 
 
-def queue_bot_turn(game_id: int, version: int, *, owner: int, countdown: float) -> None:
-    """A bot is to act at `version`: its move, `countdown` seconds from now."""
-    # The owner lets the task see a busy owner without a query.
-    play_bot_turn.apply_async((game_id, version), {"owner": owner}, countdown=countdown)
+def queue_bot_turn(game_id: int, version: int, *, owner: int | None, countdown: float) -> None:
+    """A bot is to act at `version`: its move, `countdown` seconds from now.
+    `owner` (a searching bot's; play_bot_turn) lets the task see a busy owner
+    without a query."""
+    play_bot_turn.apply_async(
+        (game_id, version), {} if owner is None else {"owner": owner}, countdown=countdown
+    )
 
 
 def queue_only_card(game_id: int, version: int, *, countdown: float) -> None:
@@ -168,14 +171,17 @@ def queue_turn_news(game_id: int, version: int) -> None:
 def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     """Play the bot's move of `game_id` at `version`; anything else does nothing.
 
-    Fair scheduling: while a bot at a table opened by the same player
-    (`owner`, the table's; looked up when not given) is deciding in any
-    worker, the move is queued again BOT_OWNER_RETRY_SECONDS later
-    ("deferred") rather than decided alongside it. With `owner` given, a
-    held lock is seen before any query; it is only taken once the move is
-    known to be due, so a stale task never holds it. Run eagerly (in the
-    caller's process: no workers to share) there is no lock: a deferral
-    would call itself at once, over and over, while another thread decides."""
+    Fair scheduling of searches: while a searching bot (bots.SEARCHING) at a
+    table opened by the same player (`owner`, the table's; looked up when
+    not given) is deciding in any worker, a searching bot's move is queued
+    again BOT_OWNER_RETRY_SECONDS later ("deferred") rather than decided
+    alongside it. With `owner` given (the site gives it for searching bots
+    only), a held lock is seen before any query; it is only taken once the
+    move is known to be due, so a stale task never holds it. The other
+    levels decide in a tenth of a millisecond: no lock, no trip to Redis.
+    Run eagerly (in the caller's process: no workers to share) there is no
+    lock: a deferral would call itself at once, over and over, while
+    another thread decides."""
     fair = not play_bot_turn.app.conf.task_always_eager
     if fair and owner is not None and _owner_busy(owner):
         return _again_later(game_id, version, owner)
@@ -186,7 +192,8 @@ def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     if not seat.is_bot:
         return "not a bot"
     actor = services.Actor.bot(seat.position)
-    return _play(game, seat, seat.bot_level, actor, owner=game.table.owner_id if fair else None)
+    locked = fair and seat.bot_level in bots.SEARCHING
+    return _play(game, seat, seat.bot_level, actor, owner=game.table.owner_id if locked else None)
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -258,7 +265,10 @@ def sweep_stalled_games() -> int:
     for game in playing.prefetch_related("table__seats"):
         seat = next(s for s in game.table.seats.all() if s.position == game.to_act)
         if seat.is_bot:
-            play_bot_turn.delay(game.pk, game.version, owner=game.table.owner_id)
+            searching = seat.bot_level in bots.SEARCHING
+            play_bot_turn.delay(
+                game.pk, game.version, owner=game.table.owner_id if searching else None
+            )
             n += 1
     return n
 

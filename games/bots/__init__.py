@@ -38,8 +38,12 @@ from .common import Action, Knowledge
 LEVELS = ("easy", "medium", "hard", "expert")  # offered to players
 # Every level there is: only the player-facing ones (a level is a configuration of a bot).
 ALL_LEVELS = LEVELS
+# The levels whose decision is a search (tens of milliseconds to seconds of a
+# worker): the ones worth scheduling fairly (games.tasks). The others decide
+# in a tenth of a millisecond.
+SEARCHING = frozenset(hard.SEARCH_LEVELS)
 
-__all__ = ["ALL_LEVELS", "LEVELS", "Ranked", "analyse", "choose_action"]
+__all__ = ["ALL_LEVELS", "LEVELS", "SEARCHING", "Ranked", "analyse", "choose_action"]
 
 Ranked = hard.Ranked
 

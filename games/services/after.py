@@ -5,7 +5,7 @@ after-commit door), never by importing the pushes or the tasks.
 
 from __future__ import annotations
 
-from games import events
+from games import bots, events
 from games.engine import GameState
 from games.events import Event
 from games.models import Game, Hand, Table
@@ -34,12 +34,13 @@ def after_move(
     if cur is not None and cur.to_act is not None:
         seat = next(s for s in game.table.seats.all() if s.position == cur.to_act)
         if seat.is_bot:
-            # The owner lets the task see a busy owner without a query (games.tasks).
+            # A searching bot's owner lets the task see a busy owner without a
+            # query (games.tasks.play_bot_turn); the other levels take no lock.
             events.on_commit(
                 Event.BOT_TURN,
                 game_id,
                 version,
-                owner=game.table.owner_id,
+                owner=game.table.owner_id if seat.bot_level in bots.SEARCHING else None,
                 countdown=bot_countdown(game.table, previous, state),
             )
         elif seat.user is not None and seat.user.play_only_card and only_card(cur):

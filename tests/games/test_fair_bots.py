@@ -43,9 +43,9 @@ def expert_table(owner: Any, name: str = "Expert table", third: str = "") -> Tab
     return open_table(owner, name=name, bots={1: "expert", 2: third})
 
 
-def bot_table(owner: Any, name: str = "Easy table") -> Game:
-    """`owner` against two easy bots: the game is under way."""
-    table = open_table(owner, name=name, bots={1: "easy", 2: "easy"})
+def bot_table(owner: Any, name: str = "Easy table", level: str = "easy") -> Game:
+    """`owner` against two `level` bots: the game is under way."""
+    table = open_table(owner, name=name, bots={1: level, 2: level})
     return table.games.select_related("table").get()
 
 
@@ -188,10 +188,11 @@ def test_the_table_page_shows_the_autopilot_refusal(alice: Any) -> None:
 # --------------------------------------------------------------- scheduling
 
 
-def bot_to_act(owner: Any) -> Game:
-    """`owner` against two easy bots, a bot to act first."""
+def bot_to_act(owner: Any, level: str = "hard") -> Game:
+    """`owner` against two `level` bots (by default searching ones: those
+    the owner's lock is for), a bot to act first."""
     for _ in range(50):
-        game = bot_table(owner)
+        game = bot_table(owner, level=level)
         if game.to_act != 0:
             return game
         game.table.delete()
@@ -262,6 +263,30 @@ def test_with_the_owners_lock_held_a_bot_move_is_queued_again_not_played(
 
 
 @pytest.mark.django_db
+def test_a_bot_that_does_not_search_takes_no_lock_and_waits_for_none(
+    alice: Any,
+    published: list[tuple[tuple[Any, ...], dict[str, Any], float]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """An easy or medium bot decides in a tenth of a millisecond: its move
+    neither waits for its owner's searches nor asks Redis about them, and
+    the next bot move the site queues for it says no owner."""
+    game = bot_to_act(alice, level="medium")
+    key = tasks.owner_lock_key(alice.pk)
+    assert cache.add(key, "another worker's search", 60)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert tasks.play_bot_turn(game.pk, game.version) == "played"
+        assert moves(game) == 1
+        assert cache.get(key) == "another worker's search"
+    finally:
+        cache.delete(key)
+    game.refresh_from_db()
+    queued = [(args, kwargs) for args, kwargs, _ in published]
+    assert queued == ([((game.pk, game.version), {})] if game.to_act != 0 else []), queued
+
+
+@pytest.mark.django_db
 def test_a_stale_move_never_takes_the_lock(alice: Any) -> None:
     game = bot_to_act(alice)
     assert tasks.play_bot_turn(game.pk, game.version - 1, owner=alice.pk) == "stale"
@@ -312,10 +337,10 @@ async def frames_until(table_id: int, user: Any, done: Any, timeout: float = 30)
 
 
 def all_bots(owner: Any, name: str) -> Game:
-    """`owner`'s table of easy bots with their own seat on the autopilot: the
-    worker plays it on its own."""
-    game = bot_table(owner, name)
-    services.seat_set_autopilot(table=game.table, user=owner, level="easy")
+    """`owner`'s table of hard bots (searching: their owner's lock counts)
+    with their own seat on the autopilot: the worker plays it on its own."""
+    game = bot_table(owner, name, level="hard")
+    services.seat_set_autopilot(table=game.table, user=owner, level="hard")
     return Game.objects.select_related("table").get(pk=game.pk)
 
 
