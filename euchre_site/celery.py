@@ -1,5 +1,6 @@
 """The Celery application: bots' moves, notifications, statistics, timers."""
 
+import logging
 import os
 
 from celery import Celery, Task, signals
@@ -19,6 +20,30 @@ app.autodiscover_tasks()
 # Opening SQLite anew (the file, its WAL, the pragmas) was about 1 ms of a
 # bot move's worker time; a PostgreSQL connection costs more.
 WORKER_CONN_MAX_AGE = 600
+
+
+class QuietBotMoves(logging.Filter):
+    """Celery logs two lines for every task at INFO ("received", "succeeded");
+    for the bot moves, dozens a second per worker, those lines cost more than a
+    tenth of the worker's time with the process that shows them (honcho).
+    Left out unless BOT_MOVE_LOG; their warnings and errors always show."""
+
+    NAMES = frozenset({"games.tasks.play_bot_turn"})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        return (
+            record.levelno > logging.INFO
+            or not isinstance(args, dict)
+            or args.get("name") not in self.NAMES
+        )
+
+
+@signals.after_setup_logger.connect
+def quiet_bot_moves(**kwargs: object) -> None:
+    if not settings.BOT_MOVE_LOG:
+        for name in ("celery.app.trace", "celery.worker.strategy"):
+            logging.getLogger(name).addFilter(QuietBotMoves())
 
 
 @signals.worker_init.connect

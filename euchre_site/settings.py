@@ -171,6 +171,9 @@ CELERY_TASK_IGNORE_RESULT = True
 # Celery's Django fix-up closes the database after every task unless this is
 # set; euchre_site.celery closes it as Django would instead (unusable or old).
 CELERY_DB_REUSE_MAX = 10**9
+# The worker's "received" and "succeeded" lines of every bot move (off: see
+# euchre_site.celery.QuietBotMoves; the scaled-out tests read them).
+BOT_MOVE_LOG = env.bool("BOT_MOVE_LOG", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # A task a dead worker held unacknowledged goes back to the queue after this

@@ -14,12 +14,13 @@ Translators: every term has a comment explaining it. Use the words Euchre
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
+from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from games import engine
 
@@ -119,6 +120,13 @@ def rank_corner(code: str) -> str:
 
 def card_label(code: str) -> str:
     """A card's name from its notation: "Jack of hearts", "10 of clubs", "Joker"."""
+    return _card_label(code, get_language())
+
+
+@functools.lru_cache(maxsize=512)
+def _card_label(code: str, language: str | None) -> str:
+    """Worded once per card and language (a table names dozens of cards to
+    every viewer after every move)."""
     if code == "JK":
         # Translators: the Joker, the extra card of the 25-card deck (in Euchre the highest trump). A card's name, as read out for the card's picture.
         return pgettext("card", "Joker")

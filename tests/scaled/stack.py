@@ -72,6 +72,7 @@ class Stack:
             SOCKET_HEARTBEAT_SECONDS="1",
             CELERY_VISIBILITY_TIMEOUT="8",
             PYTHONUNBUFFERED="1",
+            BOT_MOVE_LOG="1",  # the tests count the bot moves each worker ran
         )
 
     # ------------------------------------------------------------ life cycle
