@@ -541,6 +541,7 @@ class TableView:
     result: HandResult | None
     over: GameOver | None
     score_pad: tuple[PadRow, ...]
+    score_pad_html: str
     last_trick_html: str
     last_hand_html: str
     news: News
@@ -868,6 +869,17 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> tuple
     return tuple(rows)
 
 
+def _score_pad_html(rows: tuple[PadRow, ...], names: tuple[str, ...]) -> str:
+    """The score pad's panel: what it shows is its rows and the players'
+    names in the viewer's order, so it is rendered once for them (a frame
+    rendered it anew after every move, and it grows by a row a hand)."""
+    if not rows:
+        return ""
+    return fragment(
+        "score_pad", (rows, names), lambda: {"pad_rows": rows, "pad_names": names}
+    )
+
+
 def _target_text(view: GameView) -> str:
     if view["hand_limit"]:
         # Translators: under the scores of a game of a fixed number of hands (the daily deal: five): the number of the hand being played, and how many there are.
@@ -1049,6 +1061,7 @@ def table_view(
             lambda: {"last_hand": summary},
         )
     moved_at = int(game.last_move_at.timestamp() * 1000) if game.last_move_at else ""
+    pad = _score_pad(view, names, order)
     return TableView(
         game_id=game.pk,
         version=game.version,
@@ -1075,7 +1088,8 @@ def table_view(
         trick=trick,
         result=_result(view, names, me, where),
         over=_game_over(view, names, me, game.finished),
-        score_pad=_score_pad(view, names, order),
+        score_pad=pad,
+        score_pad_html=_score_pad_html(pad, tuple(names[p] for p in order)),
         last_trick_html=last_trick_html,
         last_hand_html=last_hand_html,
         news=_news(view, names, phase_text, your_turn),
