@@ -171,6 +171,8 @@ CELERY_TASK_IGNORE_RESULT = True
 # Celery's Django fix-up closes the database after every task unless this is
 # set; euchre_site.celery closes it as Django would instead (unusable or old).
 CELERY_DB_REUSE_MAX = 10**9
+# No task has a rate limit: the worker need not check one for every message.
+CELERY_WORKER_DISABLE_RATE_LIMITS = True
 # The worker's "received" and "succeeded" lines of every bot move (off: see
 # euchre_site.celery.QuietBotMoves; the scaled-out tests read them).
 BOT_MOVE_LOG = env.bool("BOT_MOVE_LOG", default=False)
