@@ -266,8 +266,20 @@ TableHint = ShownHint | Thinking
 # template only lays them out. Built per viewer from that seat's engine view.
 
 
+class Drawn:
+    """A base of the template's dataclasses: `obj[name]` is `obj.name`.
+    Django's templates try a lookup by key first, and on an object without
+    `__getitem__` it fails with an exception before they try the attribute;
+    a table frame makes some four hundred such lookups."""
+
+    __slots__ = ()
+
+    def __getitem__(self, name: str) -> object:
+        return getattr(self, name)
+
+
 @dataclass(frozen=True, slots=True)
-class Face:
+class Face(Drawn):
     """A face-up card: its code, name (in the reader's language) and picture."""
 
     code: str
@@ -277,7 +289,7 @@ class Face:
 
 
 @dataclass(frozen=True, slots=True)
-class HandCard:
+class HandCard(Drawn):
     """One of the viewer's cards: clickable (`action`), refused (`refused`,
     the engine's reason) or only shown."""
 
@@ -288,14 +300,14 @@ class HandCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Button:
+class Button(Drawn):
     label: str
     action: str
     style: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class Plate:
+class Plate(Drawn):
     """A seat on the felt: its player, score, role badges and cards."""
 
     position: int
@@ -343,7 +355,7 @@ def _plate_html(plate: Plate, language: str | None) -> SafeString:
 
 
 @dataclass(frozen=True, slots=True)
-class TrickCard:
+class TrickCard(Drawn):
     seat: int
     where: str
     player: str
@@ -352,7 +364,7 @@ class TrickCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(Drawn):
     """The cards in the middle, each in front of its player; once complete
     (until the next lead) its winner, named in words."""
 
@@ -377,7 +389,7 @@ class Trick:
 
 
 @dataclass(frozen=True, slots=True)
-class Pile:
+class Pile(Drawn):
     """A labelled pile of face-down cards in the centre (the dummy, the kitty)."""
 
     label: str
@@ -390,7 +402,7 @@ class Pile:
 
 
 @dataclass(frozen=True, slots=True)
-class Centre:
+class Centre(Drawn):
     up_card: Face | None
     up_label: str
     turned_down: Face | None
@@ -404,7 +416,7 @@ class Centre:
 
 
 @dataclass(frozen=True, slots=True)
-class ResultRow:
+class ResultRow(Drawn):
     position: int
     name: str
     tricks: int
@@ -416,7 +428,7 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(Drawn):
     """The end of a hand, on the felt: who made what, how it went, the points."""
 
     number: int
@@ -431,7 +443,7 @@ class HandResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(Drawn):
     position: int
     name: str
     score: int
@@ -440,7 +452,7 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver:
+class GameOver(Drawn):
     you_won: bool
     winner_name: str | None
     standings: tuple[Standing, ...]
@@ -448,14 +460,14 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
-class PadCell:
+class PadCell(Drawn):
     tricks: int
     points: int
     score: int
 
 
 @dataclass(frozen=True, slots=True)
-class PadRow:
+class PadRow(Drawn):
     number: int
     dealer: str
     maker: str | None
@@ -467,7 +479,7 @@ class PadRow:
 
 
 @dataclass(frozen=True, slots=True)
-class SummaryRow:
+class SummaryRow(Drawn):
     name: str
     tricks: int
     points: int
@@ -477,7 +489,7 @@ class SummaryRow:
 
 
 @dataclass(frozen=True, slots=True)
-class HandSummary:
+class HandSummary(Drawn):
     """The previous hand's details (beside the felt): the whole deal for its
     three players; for a spectator (`public`) only its public history: no
     dealt hand, dummy, kitty or discard (RULES.md "What each player may
@@ -499,19 +511,19 @@ class HandSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class LastTrick:
+class LastTrick(Drawn):
     winner: str
     cards: tuple[TrickCard, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class News:
+class News(Drawn):
     moves: tuple[tuple[str, tuple[str, ...]], ...]
     now: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class TableView(Drawn):
     """One viewer's table during (or after) a game."""
 
     game_id: int
@@ -574,7 +586,7 @@ class TableView:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatRow:
+class SeatRow(Drawn):
     """A seat before the game: who sits there (`seat` is the row, for its forms)."""
 
     position: int
@@ -875,9 +887,7 @@ def _score_pad_html(rows: tuple[PadRow, ...], names: tuple[str, ...]) -> str:
     rendered it anew after every move, and it grows by a row a hand)."""
     if not rows:
         return ""
-    return fragment(
-        "score_pad", (rows, names), lambda: {"pad_rows": rows, "pad_names": names}
-    )
+    return fragment("score_pad", (rows, names), lambda: {"pad_rows": rows, "pad_names": names})
 
 
 def _target_text(view: GameView) -> str:
