@@ -7,6 +7,8 @@ from celery import Celery, Task, signals
 from django.conf import settings  # lazy: read only when the signal fires
 from django.db import close_old_connections, connections
 
+from euchre_site import push
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
 
 app = Celery("euchre_site")
@@ -44,6 +46,13 @@ def quiet_bot_moves(**kwargs: object) -> None:
     if not settings.BOT_MOVE_LOG:
         for name in ("celery.app.trace", "celery.worker.strategy"):
             logging.getLogger(name).addFilter(QuietBotMoves())
+
+
+@signals.worker_init.connect
+@signals.worker_process_init.connect
+def publish_directly(**kwargs: object) -> None:
+    """A worker's pushes go straight to Redis (euchre_site.push)."""
+    push.publish_directly()
 
 
 @signals.worker_init.connect
