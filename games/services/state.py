@@ -1,12 +1,25 @@
 """The engine's state of each game, rebuilt from its stored hand records and
 kept (committed states only) for the next move and the next push.
+
+Kept twice: in this process (the last few hundred states), and in the shared
+cache (Redis) for a few minutes, because a game's consecutive moves go to
+any process of any worker. A state another process stored is read back
+(one GET and an unpickling, about half a millisecond) instead of being
+replayed from all the game's hand records (a query and the replay: 1-3 ms,
+more on PostgreSQL; docs/performance.md). The shared key carries a stamp of
+the engine's source, so a state pickled by other code is never read.
 """
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import logging
 from collections import OrderedDict
 from functools import partial
+from pathlib import Path
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 
@@ -20,10 +33,23 @@ _STATE_CACHE: OrderedDict[tuple[int, object, int], GameState] = OrderedDict()
 
 
 _STATE_CACHE_SIZE = 512
+SHARED_SECONDS = 300  # a live game moves every second or so; a by-turns one rebuilds
+
+log = logging.getLogger(__name__)
+
+_ENGINE_STAMP = hashlib.sha256(
+    b"".join(p.read_bytes() for p in sorted(Path(engine.__file__).parent.glob("*.py")))
+).hexdigest()[:12]
 
 
 def cache_key(game: Game) -> tuple[int, object, int]:
     return (game.pk, game.created, game.version)
+
+
+def _shared_key(key: tuple[int, object, int]) -> str:
+    game_id, created, version = key
+    stamp = created.timestamp() if isinstance(created, datetime.datetime) else created
+    return f"game-state:{_ENGINE_STAMP}:{game_id}:{stamp}:{version}"
 
 
 def game_state(game: Game) -> GameState:
@@ -37,6 +63,10 @@ def game_state(game: Game) -> GameState:
     state = _STATE_CACHE.get(key)
     if state is not None:
         _STATE_CACHE.move_to_end(key)
+        return state
+    state = _shared_get(key)
+    if state is not None:
+        _local_put(key, state)
         return state
     hands = list(game.hands.order_by("number"))
     record = {
@@ -61,9 +91,26 @@ def game_state(game: Game) -> GameState:
 def cache_put(key: tuple[int, object, int], state: GameState) -> None:
     """Only committed states go here: `game_state` puts what it read from the
     database, `game_act` what it stored, once the transaction has committed."""
+    _local_put(key, state)
+    try:
+        cache.set(_shared_key(key), state, SHARED_SECONDS)
+    except Exception:  # Redis away: this process still has it, others rebuild
+        log.warning("game state %s not shared", key[0], exc_info=True)
+
+
+def _local_put(key: tuple[int, object, int], state: GameState) -> None:
     _STATE_CACHE[key] = state
     if len(_STATE_CACHE) > _STATE_CACHE_SIZE:
         _STATE_CACHE.popitem(last=False)
+
+
+def _shared_get(key: tuple[int, object, int]) -> GameState | None:
+    try:
+        state = cache.get(_shared_key(key))
+    except Exception:  # Redis away, or a pickle this code cannot read: rebuild
+        log.warning("shared game state %s unreadable", key[0], exc_info=True)
+        return None
+    return state if isinstance(state, GameState) else None
 
 
 def current_hand_row(game: Game) -> Hand | None:

@@ -10,12 +10,14 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import transaction
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from euchre_site.asgi import application
-from games import services
+from games import engine, services
 from games.models import Game, Table
 from games.services import state as game_states
 
@@ -286,3 +288,35 @@ def test_a_failed_commit_leaves_no_trace_in_the_state_cache(game: Game) -> None:
     after = services.game_state(game)
     assert [a.type for a in after.current.actions] == ["pass"]  # type: ignore[union-attr]
     assert game_states._STATE_CACHE[key_after] is after
+
+
+@pytest.mark.django_db
+def test_another_process_reads_a_moves_state_from_the_shared_cache(
+    game: Game, django_assert_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A game's next move may go to any worker process: the state its last
+    move stored is read from Redis there, not replayed from the records; a
+    state under another engine's stamp is never read."""
+    seat = to_act(game)
+    user = players(game.table)[seat]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_act(
+            game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(user)
+        )
+    game.refresh_from_db()
+    stored = game_states._STATE_CACHE[game_states.cache_key(game)]
+    game_states._STATE_CACHE.clear()  # another process: nothing of its own
+    with django_assert_num_queries(0):
+        state = services.game_state(game)
+    assert state is not stored and same_state(state, stored)  # unpickled, the same
+    game_states._STATE_CACHE.clear()
+    cache.delete(game_states._shared_key(game_states.cache_key(game)))
+    with CaptureQueriesContext(connection) as replay:
+        assert same_state(services.game_state(game), stored)
+    assert any("games_hand" in q["sql"] for q in replay.captured_queries)  # the hands, replayed
+
+
+def same_state(a: engine.GameState, b: engine.GameState) -> bool:
+    return a.scores == b.scores and [engine.hand_to_record(h) for h in a.hands] == [
+        engine.hand_to_record(h) for h in b.hands
+    ]
