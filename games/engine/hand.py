@@ -22,6 +22,7 @@ from .cards import (
     DECK_MASKS,
     EFF_SUIT,
     JOKER,
+    N_CARDS,
     POWER,
     SUIT_INDEX,
     SUIT_MASK,
@@ -32,7 +33,6 @@ from .cards import (
     cards_tuple,
     deck_cards,
     sort_key,
-    winner_of,
 )
 from .rules import (
     EngineError,
@@ -136,6 +136,19 @@ class _Info:
 
 _new = object.__new__
 
+# A hand's actions, newest first: (previous, action) pairs ending in ().
+Log = tuple[Any, ...]
+
+
+def _unlog(log: Log) -> tuple[Action, ...]:
+    """The actions of a log, oldest first."""
+    out = []
+    while log:
+        log, a = log
+        out.append(a)
+    out.reverse()
+    return tuple(out)
+
 
 def _make_info_copy() -> Callable[[_Info], _Info]:
     # Unrolled attribute copy: about 4x faster than a getattr/setattr loop.
@@ -153,11 +166,14 @@ class HandState:
     """A hand at one moment. Read it through the properties, `view` and `result`."""
 
     __slots__ = (
-        "_actions",
+        "_best",
+        "_by",
         "_hands",
         "_i",
         "_leader",
         "_led",
+        "_log",
+        "_ok",
         "_passes",
         "_phase",
         "_to_act",
@@ -173,25 +189,24 @@ class HandState:
     _trick: tuple[tuple[int, int], ...]
     _leader: int | None
     _led: int
+    # The trick in progress: the power (cards.POWER) of its best card so far
+    # and who played it; the winner once the trick is complete.
+    _best: int
+    _by: int
     _won: tuple[int, int, int]
     _tricks: tuple[tuple[int | None, tuple[tuple[int, int], ...], int], ...]
-    _actions: tuple[Action, ...]
+    # The actions so far, newest first, as nested pairs (previous, action), ()
+    # when none: adding one costs one small tuple, whatever the length.
+    _log: Log
+    # In the play phase, the cards the seat to act may play (`_playable`);
+    # else -1. `apply` sets it for the state it makes.
+    _ok: int
     _passes: int
 
-    def _clone(self) -> HandState:
-        n: HandState = _new(HandState)
-        n._i = self._i
-        n._phase = self._phase
-        n._to_act = self._to_act
-        n._hands = self._hands
-        n._trick = self._trick
-        n._leader = self._leader
-        n._led = self._led
-        n._won = self._won
-        n._tricks = self._tricks
-        n._actions = self._actions
-        n._passes = self._passes
-        return n
+    @property
+    def _actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, oldest first."""
+        return _unlog(self._log)
 
     # --- public read-only properties ---------------------------------------
 
@@ -254,7 +269,7 @@ class HandState:
     @property
     def actions(self) -> list[Action]:
         """Every action applied so far, in order."""
-        return list(self._actions)
+        return list(_unlog(self._log))
 
     @property
     def joker_suit(self) -> str | None:
@@ -284,7 +299,7 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"<HandState dealer={self.dealer} phase={self.phase.value} to_act={self._to_act} "
-            f"actions={len(self._actions)}>"
+            f"actions={len(_unlog(self._log))}>"
         )
 
 
@@ -311,25 +326,33 @@ def _fy_groups(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
 _FY = {n: _fy_groups(n) for n in (24, 25, 32)}
 
 
-def _shuffled(cards: list[int], rng: Random) -> list[int]:
-    """A uniformly random permutation of `cards` from `rng`.
+def _make_shuffle(n: int) -> Callable[[list[int], Callable[[int], int]], list[int]]:
+    """A function giving a uniformly random permutation of n cards from a
+    generator's `getrandbits`.
 
     Fisher-Yates, but each random draw serves several steps (a uniform number
-    below the product of their ranges, by rejection, split by divmod): about
-    twice as fast as rng.shuffle and exactly uniform.
+    below the product of their ranges, by rejection, split by % and //):
+    about twice as fast as rng.shuffle and exactly uniform. The steps are
+    written out (no loops, the constants in the code) for speed.
     """
-    x = list(cards)
-    getrandbits = rng.getrandbits
-    i = len(x) - 1
-    for p, k, ranges in _FY[len(x)]:
-        r = getrandbits(k)
-        while r >= p:
-            r = getrandbits(k)
+    lines = ["def shuffle(cards, getrandbits):", "    x = cards[:]"]
+    i = n - 1
+    for p, k, ranges in _FY[n]:
+        lines += [
+            f"    r = getrandbits({k})",
+            f"    while r >= {p}:",
+            f"        r = getrandbits({k})",
+        ]
         for m in ranges:
-            r, j = divmod(r, m)
-            x[i], x[j] = x[j], x[i]
+            lines += [f"    j = r % {m}", f"    r //= {m}", f"    x[{i}], x[j] = x[j], x[{i}]"]
             i -= 1
-    return x
+    lines.append("    return x")
+    ns: dict[str, Any] = {}
+    exec("\n".join(lines), ns)
+    return ns["shuffle"]  # type: ignore[no-any-return]
+
+
+_SHUFFLE = {n: _make_shuffle(n) for n in _FY}
 
 
 _DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
@@ -339,7 +362,8 @@ def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
     """Deal a new hand from `rng` (a random.Random) with `dealer` dealing."""
     if type(dealer) is not int or not 0 <= dealer <= 2:
         raise MalformedAction("dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
-    x = _shuffled(_DECK_LISTS[rules.deck], rng)
+    cards = _DECK_LISTS[rules.deck]
+    x = _SHUFFLE[len(cards)](cards, rng.getrandbits)
     b = _BIT
     masks = (
         b[x[0]] | b[x[1]] | b[x[2]] | b[x[3]] | b[x[4]],
@@ -411,9 +435,12 @@ def _start(
     s._trick = ()
     s._leader = None
     s._led = -1
+    s._best = 0
+    s._by = 0
     s._won = (0, 0, 0)
     s._tricks = ()
-    s._actions = ()
+    s._log = ()
+    s._ok = -1
     s._passes = 0
     if up == JOKER:
         s._phase = P_JOKER
@@ -501,19 +528,19 @@ for _name in (
     setattr(ActionList, _name, _forcing(_name))
 
 
-_PLAY_CACHE: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {}, {})
-
-
-def _play_list(seat: int, m: int) -> list[Action]:
-    cache = _PLAY_CACHE[seat]
-    r = cache.get(m)
-    if r is None:
-        row = A.PLAY[seat]
-        r = tuple([row[c] for c in cards_tuple(m)])
-        if len(cache) > 50000:
-            cache.clear()
-        cache[m] = r
-    return list(r)
+# _PLAY_BYTES[seat][p][b]: the play actions of the cards of bits b (a byte) at
+# byte position p of a mask, lowest card first (as cards.cards_tuple): the
+# plays of a mask are five of these. (Position 4 holds only the Joker.)
+_PLAY_BYTES: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(A.PLAY[s][8 * p + k] for k in range(8) if b >> k & 1 and 8 * p + k < N_CARDS)
+            for b in range(256 if p < 4 else 2)
+        )
+        for p in range(5)
+    )
+    for s in range(3)
+)
 
 
 # The rules that decide what may be done now. Each is written once and used
@@ -554,7 +581,15 @@ def legal_actions(state: HandState) -> list[Action]:
     ph = state._phase
     seat = state._to_act
     if ph == P_PLAY:
-        return _play_list(seat, _playable(state, seat))  # type: ignore[arg-type]
+        m = state._ok
+        p0, p1, p2, p3, p4 = _PLAY_BYTES[seat]  # type: ignore[index]
+        return [
+            *p0[m & 255],
+            *p1[m >> 8 & 255],
+            *p2[m >> 16 & 255],
+            *p3[m >> 24 & 255],
+            *p4[m >> 32],
+        ]
     if ph == P_OVER or seat is None:
         return []
     i = state._i
@@ -831,65 +866,107 @@ _CHECK: tuple[Callable[[HandState, Action, str], int], ...] = (
 
 
 # ---------------------------------------------------------------------------
-# Applying an action: the check above, then the step (which checks nothing)
+# Applying an action: the phase's check above, then its step
+
+
+# The types each phase's check (`_CHECK`) may accept, by phase; for any other
+# `_check_other` gives the refusal (and for every action in the play phase
+# that is not a play by the seat to act, and once the hand is over).
+_TYPES: tuple[tuple[str, ...], ...] = (
+    ("joker_suit",),
+    ("pass", "order"),
+    ("pickup", "leave"),
+    ("pass", "name"),
+    ("alone", "dummy"),
+    ("dummy",),
+    ("alone", "pass"),
+    (),
+    (),
+)
 
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after `action`; raises IllegalAction/MalformedAction (as
     `verify` does) and changes nothing."""
-    # The play of a card is most of every hand, so it is handled inline here;
-    # everything else goes through the per-phase steps below.
     s = state
     a = action
-    seat = a.seat
-    if s._phase != P_PLAY or seat != s._to_act or a.type != "play":
-        v = _check_other(s, a)
-        return _APPLY[s._phase](s, a, a.type, v)
-    # The tests of `_check_play`, inline so that a legal play (the hot path)
-    # costs no call; anything else gets `_check_play`'s refusal.
-    card = a.card
+    if s._phase != P_PLAY or a.type != "play" or a.seat != s._to_act:
+        t = a.type
+        ph = s._phase
+        if a.seat == s._to_act and t in _TYPES[ph]:
+            return _STEP[ph](s, a, t)
+        _check_other(s, a)  # the refusal
+        raise AssertionError(
+            f"{a} was refused by apply but not by _check_other"
+        )  # pragma: no cover
+    # The play of a card is most of every hand, so it is handled here, with
+    # `_check_play`'s tests inline (a legal play costs no call); anything
+    # else gets `_check_play`'s refusal.
     try:
-        c = _CI_get(card)  # type: ignore[arg-type]
+        c = _CI_get(a.card)  # type: ignore[arg-type]
     except TypeError:
         c = None
     if c is None:
         _refuse(s, a)
-    b = 1 << c
+    b = _BIT[c]
+    if not s._ok & b:
+        _refuse(s, a)
+    seat = a.seat
     i = s._i
     hands = s._hands
-    h = hands[seat]
-    if not h & b:
-        _refuse(s, a)
-    trick = s._trick
-    if trick:
-        led = s._led
-        if not _playable(s, seat) & b:
-            _refuse(s, a)
+    if seat == 0:
+        hands = (hands[0] ^ b, hands[1], hands[2])
+    elif seat == 1:
+        hands = (hands[0], hands[1] ^ b, hands[2])
     else:
-        led = i.eff[c]
-    h ^= b
+        hands = (hands[0], hands[1], hands[2] ^ b)
     n: HandState = _new(HandState)
     n._i = i
-    if seat == 0:
-        n._hands = (h, hands[1], hands[2])
-    elif seat == 1:
-        n._hands = (hands[0], h, hands[2])
-    else:
-        n._hands = (hands[0], hands[1], h)
-    n._actions = s._actions + (a,)  # noqa: RUF005 (faster than unpacking)
+    n._hands = hands
+    n._log = (s._log, a)
     n._passes = 0
-    trick += (_PAIR[seat][c],)
-    if len(trick) < i.n_active:
+    nxt = i.next_seat[seat]
+    trick = s._trick
+    # The trick's best card so far (`_best`, by `_by`), ranked as
+    # `cards.winner_of` ranks a trick: POWER[trump][led], the first of equals.
+    if not trick:
+        led = i.eff[c]
         n._phase = P_PLAY
-        n._to_act = i.next_seat[seat]
+        n._to_act = nxt
+        n._trick = _PAIR1[seat][c]
+        n._leader = s._leader
+        n._led = led
+        n._best = i.power[led][c]
+        n._by = seat
+        n._won = s._won
+        n._tricks = s._tricks
+        h = hands[nxt]
+        n._ok = h & i.suit_masks[led] or h  # `_playable`, for the next seat
+        return n
+    led = s._led
+    p = i.power[led][c]
+    if p > s._best:
+        best = p
+        by = seat
+    else:
+        best = s._best
+        by = s._by
+    trick += _PAIR1[seat][c]
+    if nxt != s._leader:  # the trick goes on
+        n._phase = P_PLAY
+        n._to_act = nxt
         n._trick = trick
         n._leader = s._leader
         n._led = led
+        n._best = best
+        n._by = by
         n._won = s._won
         n._tricks = s._tricks
+        h = hands[nxt]
+        n._ok = h & i.suit_masks[led] or h  # `_playable`, for the next seat
         return n
-    # The trick is complete: the one ranking (cards.winner_of, as trick_winner).
-    w = winner_of(trick, i.power[led])
+    # The trick is complete (back to its leader): its best card wins.
+    w = _SEATS[by]
     won = s._won
     if w == 0:
         n._won = (won[0] + 1, won[1], won[2])
@@ -897,19 +974,28 @@ def apply(state: HandState, action: Action) -> HandState:
         n._won = (won[0], won[1] + 1, won[2])
     else:
         n._won = (won[0], won[1], won[2] + 1)
-    tricks = s._tricks + ((s._leader, trick, w),)  # noqa: RUF005
+    tricks = s._tricks + ((s._leader, trick, w),)  # noqa: RUF005 (faster than unpacking)
     n._tricks = tricks
     n._trick = ()
     n._led = -1
+    n._best = 0
+    n._by = 0
     if len(tricks) == 5:
         n._phase = P_OVER
         n._to_act = None
         n._leader = None
+        n._ok = -1
     else:
         n._phase = P_PLAY
         n._to_act = w
         n._leader = w
+        n._ok = hands[w]  # `_playable` before a lead: the whole hand
     return n
+
+
+_SEATS = (0, 1, 2)
+# A one-card trick, (seat, card) played, built once.
+_PAIR1 = tuple(tuple(((s, c),) for c in range(33)) for s in range(3))
 
 
 def _refuse(s: HandState, a: Action) -> NoReturn:
@@ -918,123 +1004,108 @@ def _refuse(s: HandState, a: Action) -> NoReturn:
     raise AssertionError(f"{a} was refused by apply but not by _check_play")  # pragma: no cover
 
 
-def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
-    """A copy of `s` with `a` recorded (and a new info object if given)."""
-    n = s._clone()
-    n._actions = s._actions + (a,)  # noqa: RUF005 (faster than unpacking)
-    if i is not None:
-        n._i = i
+def _bidding(
+    i: _Info, phase: int, to_act: int | None, hands: tuple[int, int, int], log: Log, passes: int
+) -> HandState:
+    """A state before the play (no trick yet)."""
+    n: HandState = _new(HandState)
+    n._i = i
+    n._phase = phase
+    n._to_act = to_act
+    n._hands = hands
+    n._trick = ()
+    n._leader = None
+    n._led = -1
+    n._best = 0
+    n._by = 0
+    n._won = (0, 0, 0)
+    n._tricks = ()
+    n._log = log
+    n._ok = -1
+    n._passes = passes
     return n
 
 
-# Each step takes the state, the action, its type and what its check returned.
+# Each step takes the state, the action (by the seat to act) and its type,
+# one of the phase's `_TYPES`; it makes the phase's check (`_CHECK`) where
+# that can still refuse, then returns the new state.
 
 
-def _apply_joker(s: HandState, a: Action, t: str, x: int) -> HandState:
+def _step_joker(s: HandState, a: Action, t: str) -> HandState:
+    x = _check_joker(s, a, t)
     i = s._i.copy()
     i.joker_suit = x
     i.up_suit = x
-    n = _next(s, a, i)
-    n._phase = P_BID1
-    n._to_act = (i.dealer + 1) % 3
-    return n
+    return _bidding(i, P_BID1, (i.dealer + 1) % 3, s._hands, (s._log, a), 0)
 
 
-def _apply_bid1(s: HandState, a: Action, t: str, _: int) -> HandState:
-    i = s._i
+def _step_bid1(s: HandState, a: Action, t: str) -> HandState:
+    # (`_check_bid1` accepts both types.)
     if t == "pass":
         passes = s._passes + 1
-        if passes == 3:
-            i = i.copy()
-            i.up_taken = False
-            n = _next(s, a, i)
-            n._phase = P_BID2
-            n._to_act = (i.dealer + 1) % 3
-            n._passes = 0
-        else:
-            n = _next(s, a)
-            n._to_act = (a.seat + 1) % 3
-            n._passes = passes
-        return n
-    i = i.copy()  # order
+        if passes < 3:
+            return _bidding(s._i, P_BID1, (a.seat + 1) % 3, s._hands, (s._log, a), passes)
+        i = s._i.copy()
+        i.up_taken = False
+        return _bidding(i, P_BID2, (i.dealer + 1) % 3, s._hands, (s._log, a), 0)
+    i = s._i.copy()  # order
     i.maker = a.seat
     _set_trump(i, i.up_suit)
-    n = _next(s, a, i)
-    n._phase = P_PICKUP
-    n._to_act = i.dealer
-    n._passes = 0
-    return n
+    return _bidding(i, P_PICKUP, i.dealer, s._hands, (s._log, a), 0)
 
 
-def _apply_pickup(s: HandState, a: Action, t: str, d: int) -> HandState:
+def _step_pickup(s: HandState, a: Action, t: str) -> HandState:
+    d = _check_pickup(s, a, t)
     i = s._i.copy()
+    hands = s._hands
     if t == "pickup":
         seat = a.seat
         i.up_taken = True
         i.dealer_discard = d
-        n = _next(s, a, i)
-        n._hands = _with(s._hands, seat, (s._hands[seat] | 1 << i.up) ^ 1 << d)
+        hands = _with(hands, seat, (hands[seat] | 1 << i.up) ^ 1 << d)
     else:  # leave
         i.up_taken = False
-        n = _next(s, a, i)
-    n._phase = P_MAKER
-    n._to_act = i.maker
-    return n
+    return _bidding(i, P_MAKER, i.maker, hands, (s._log, a), 0)
 
 
-def _apply_bid2(s: HandState, a: Action, t: str, x: int) -> HandState:
+def _step_bid2(s: HandState, a: Action, t: str) -> HandState:
+    x = _check_bid2(s, a, t)
     if t == "pass":
-        n = _next(s, a)
         passes = s._passes + 1
-        if passes == 3:
-            n._phase = P_OVER
-            n._to_act = None
-            n._passes = 0
-        else:
-            n._to_act = (a.seat + 1) % 3
-            n._passes = passes
-        return n
+        if passes < 3:
+            return _bidding(s._i, P_BID2, (a.seat + 1) % 3, s._hands, (s._log, a), passes)
+        return _bidding(s._i, P_OVER, None, s._hands, (s._log, a), 0)
     i = s._i.copy()  # name
     i.maker = a.seat
     _set_trump(i, x)
-    n = _next(s, a, i)
-    n._phase = P_MAKER
-    n._to_act = a.seat
-    n._passes = 0
-    return n
+    return _bidding(i, P_MAKER, a.seat, s._hands, (s._log, a), 0)
 
 
-def _apply_maker(s: HandState, a: Action, t: str, _: int) -> HandState:
+def _step_maker(s: HandState, a: Action, t: str) -> HandState:
+    _check_maker(s, a, t)
     if t == "alone":
         seat = a.seat
         i = s._i.copy()
         i.alone = (seat,)
-        n = _next(s, a, i)
-        n._phase = P_DEFENDER
-        n._to_act = (seat + 1) % 3
-        return n
-    n = _next(s, a)  # dummy, chosen before its cards are seen
-    n._phase = P_KEEP
-    return n
+        return _bidding(i, P_DEFENDER, (seat + 1) % 3, s._hands, (s._log, a), 0)
+    # dummy, chosen before its cards are seen
+    return _bidding(s._i, P_KEEP, s._to_act, s._hands, (s._log, a), 0)
 
 
-def _apply_keep(s: HandState, a: Action, t: str, m: int) -> HandState:
+def _step_keep(s: HandState, a: Action, t: str) -> HandState:
     """The record holds the choice and the keep as one `dummy` action: this
     one replaces the keep-less `dummy` that chose the dummy."""
+    m = _check_keep(s, a, t)
     seat = a.seat
     i = s._i.copy()
     i.dummy_used = True
     i.maker_discards = (s._hands[seat] | i.dummy_mask) ^ m
-    n = s._clone()
-    n._actions = s._actions[:-1] + (a,)  # noqa: RUF005
-    n._i = i
-    n._hands = _with(s._hands, seat, m)
-    n._phase = P_DEFENDER
-    n._to_act = (seat + 1) % 3
-    return n
+    hands = _with(s._hands, seat, m)
+    return _bidding(i, P_DEFENDER, (seat + 1) % 3, hands, (s._log[0], a), 0)
 
 
-def _apply_defender(s: HandState, a: Action, t: str, _: int) -> HandState:
+def _step_defender(s: HandState, a: Action, t: str) -> HandState:
+    # (`_check_defender` accepts both types.)
     i = s._i
     seat = a.seat
     first = (i.maker + 1) % 3  # type: ignore[operator]
@@ -1043,34 +1114,27 @@ def _apply_defender(s: HandState, a: Action, t: str, _: int) -> HandState:
         i = i.copy()
         i.alone = tuple(sorted((*i.alone, seat)))
         i.sitting_out = other if seat == first else first
-        n = _next(s, a, i)
-        _start_play(n, i)
     elif seat == first:  # pass
-        n = _next(s, a)
-        n._to_act = other
-    else:
-        i = i.copy()
-        n = _next(s, a, i)
-        _start_play(n, i)
+        return _bidding(i, P_DEFENDER, other, s._hands, (s._log, a), 0)
+    # Else nobody sits out: `i` stays as it is.
+    n = _bidding(i, P_PLAY, None, s._hands, (s._log, a), 0)
+    _start_play(n, i)
     return n
 
 
 def _start_play(n: HandState, i: _Info) -> None:
-    """Fix who plays and who leads."""
+    """Fix who plays and who leads. With nobody sitting out, the deal's
+    `n_active` and `next_seat` (all three, in turn) hold and `i` is not
+    touched; else `i` is the step's own copy."""
     out = i.sitting_out
-    if out is None:
-        i.n_active = 3
-        i.next_seat = (1, 2, 0)
-    else:
+    if out is not None:
         i.n_active = 2
         nxt = [next_seat(s, out) for s in range(3)]
         i.next_seat = (nxt[0], nxt[1], nxt[2])
     lead = opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
-    n._phase = P_PLAY
     n._to_act = lead
     n._leader = lead
-    n._trick = ()
-    n._led = -1
+    n._ok = _playable(n, lead)
 
 
 def _set_trump(i: _Info, x: int) -> None:
@@ -1086,15 +1150,15 @@ def _with(hands: tuple[int, int, int], seat: int, m: int) -> tuple[int, int, int
     return (h[0], h[1], h[2])
 
 
-# Indexed by phase, as _CHECK.
-_APPLY: tuple[Callable[[HandState, Action, str, int], HandState], ...] = (
-    _apply_joker,
-    _apply_bid1,
-    _apply_pickup,
-    _apply_bid2,
-    _apply_maker,
-    _apply_keep,
-    _apply_defender,
+# Indexed by phase, as _CHECK and _TYPES.
+_STEP: tuple[Callable[[HandState, Action, str], HandState], ...] = (
+    _step_joker,
+    _step_bid1,
+    _step_pickup,
+    _step_bid2,
+    _step_maker,
+    _step_keep,
+    _step_defender,
 )
 
 
