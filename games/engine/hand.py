@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from random import Random
-from typing import Any, NoReturn, SupportsIndex, TypedDict, overload
+from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, TypedDict, overload
 
 from . import actions as A
 from .actions import ACTION_TYPES, Action, ExtraFields
@@ -93,7 +93,6 @@ class _Info:
         "kitty",
         "maker",
         "maker_discards",
-        "n_active",
         "next_seat",
         "power",
         "rules",
@@ -124,7 +123,6 @@ class _Info:
     maker_discards: int
     dummy_used: bool
     extra: ExtraFields
-    n_active: int
     next_seat: tuple[int, int, int]
     suit_masks: tuple[int, ...]
     power: tuple[tuple[int, ...], ...]
@@ -153,7 +151,7 @@ def _unlog(log: Log) -> tuple[Action, ...]:
 def _make_info_copy() -> Callable[[_Info], _Info]:
     # Unrolled attribute copy: about 4x faster than a getattr/setattr loop.
     body = "".join(f"    n.{k} = self.{k}\n" for k in _Info.__slots__)
-    src = f"def copy(self):\n    n = _new(_Info)\n{body}    return n\n"
+    src = f"def copy(self):\n    n = _Info()\n{body}    return n\n"
     ns: dict[str, object] = {"_new": _new, "_Info": _Info}
     exec(src, ns)
     return ns["copy"]  # type: ignore[return-value]
@@ -162,51 +160,84 @@ def _make_info_copy() -> Callable[[_Info], _Info]:
 _Info.copy = _make_info_copy()  # type: ignore[method-assign,assignment]
 
 
+# A state's fields, in `HandState._t`, one tuple: a new state is one tuple
+# built at once and read back by unpacking it (much cheaper than setting and
+# reading a dozen attributes). Their meaning is told at `HandState`.
+StateTuple = tuple[Any, ...]
+_I, _PHASE, _TO_ACT, _H0, _H1, _H2, _TRICK, _LEADER, _LED, _BEST, _BY = range(11)
+_WON, _TRICKS, _LOG, _OK, _PASSES = range(11, 16)
+
+
+def _field(k: int) -> Any:
+    """The property reading field k of a state's tuple (for the code off the hot path)."""
+
+    def get(self: HandState) -> Any:
+        return self._t[k]
+
+    return property(get)
+
+
 class HandState:
-    """A hand at one moment. Read it through the properties, `view` and `result`."""
+    """A hand at one moment. Read it through the properties, `view` and `result`.
 
-    __slots__ = (
-        "_best",
-        "_by",
-        "_hands",
-        "_i",
-        "_leader",
-        "_led",
-        "_log",
-        "_ok",
-        "_passes",
-        "_phase",
-        "_to_act",
-        "_trick",
-        "_tricks",
-        "_won",
-    )
+    Its fields, in one tuple `_t` (the properties below name them):
+      _i: the hand's `_Info`, shared with the states before and after,
+      _phase, _to_act,
+      _hands: the three hands' masks (three fields),
+      _trick: the trick in progress, (seat, card) pairs as played,
+      _leader: who led it (or leads next); _led: the suit led (-1 before),
+      _best, _by: the power (cards.POWER) of the trick's best card so far
+        and who played it,
+      _won: tricks won per seat; _tricks: the completed (leader, trick, winner),
+      _log: the actions so far, newest first, as nested pairs (previous,
+        action), () when none: adding one costs one small tuple,
+      _ok: in the play phase, the cards the seat to act may play
+        (`_playable`), else -1,
+      _passes: passes so far in this bidding round.
+    """
 
-    _i: _Info
-    _phase: int
-    _to_act: int | None
-    _hands: tuple[int, int, int]
-    _trick: tuple[tuple[int, int], ...]
-    _leader: int | None
-    _led: int
-    # The trick in progress: the power (cards.POWER) of its best card so far
-    # and who played it; the winner once the trick is complete.
-    _best: int
-    _by: int
-    _won: tuple[int, int, int]
-    _tricks: tuple[tuple[int | None, tuple[tuple[int, int], ...], int], ...]
-    # The actions so far, newest first, as nested pairs (previous, action), ()
-    # when none: adding one costs one small tuple, whatever the length.
-    _log: Log
-    # In the play phase, the cards the seat to act may play (`_playable`);
-    # else -1. `apply` sets it for the state it makes.
-    _ok: int
-    _passes: int
+    __slots__ = ("_t",)
+
+    _t: StateTuple
+
+    if TYPE_CHECKING:
+        _i: _Info
+        _phase: int
+        _to_act: int | None
+        _trick: tuple[tuple[int, int], ...]
+        _leader: int | None
+        _led: int
+        _best: int
+        _by: int
+        _won: tuple[int, int, int]
+        _tricks: tuple[tuple[int | None, tuple[tuple[int, int], ...], int], ...]
+        _log: Log
+        _ok: int
+        _passes: int
+    else:
+        _i = _field(_I)
+        _phase = _field(_PHASE)
+        _to_act = _field(_TO_ACT)
+        _trick = _field(_TRICK)
+        _leader = _field(_LEADER)
+        _led = _field(_LED)
+        _best = _field(_BEST)
+        _by = _field(_BY)
+        _won = _field(_WON)
+        _tricks = _field(_TRICKS)
+        _log = _field(_LOG)
+        _ok = _field(_OK)
+        _passes = _field(_PASSES)
+
+    @property
+    def _hands(self) -> tuple[int, int, int]:
+        t = self._t
+        return (t[_H0], t[_H1], t[_H2])
 
     @property
     def _actions(self) -> tuple[Action, ...]:
         """Every action applied so far, oldest first."""
-        return _unlog(self._log)
+        return _unlog(self._t[_LOG])
 
     # --- public read-only properties ---------------------------------------
 
@@ -233,7 +264,7 @@ class HandState:
     @property
     def over(self) -> bool:
         """True once the fifth trick is complete or the hand was thrown in."""
-        return self._phase == P_OVER
+        return self._t[_PHASE] == P_OVER  # type: ignore[no-any-return]
 
     @property
     def thrown_in(self) -> bool:
@@ -404,7 +435,7 @@ def _start(
             for c in cs:
                 ms[k] |= 1 << c
         masks = (ms[0], ms[1], ms[2], ms[3])
-    i = _new(_Info)
+    i = _Info()
     i.rules = rules
     i.dealer = dealer
     i.deck = DECK_MASKS[rules.deck]
@@ -424,30 +455,33 @@ def _start(
     i.maker_discards = 0
     i.dummy_used = False
     i.extra = extra
-    i.n_active = 3
     i.next_seat = (1, 2, 0)
     i.suit_masks = ()
     i.power = ()
     i.eff = ()
-    s: HandState = _new(HandState)
-    s._i = i
-    s._hands = (masks[0], masks[1], masks[2])
-    s._trick = ()
-    s._leader = None
-    s._led = -1
-    s._best = 0
-    s._by = 0
-    s._won = (0, 0, 0)
-    s._tricks = ()
-    s._log = ()
-    s._ok = -1
-    s._passes = 0
+    s = HandState()
     if up == JOKER:
-        s._phase = P_JOKER
-        s._to_act = dealer
+        phase, to_act = P_JOKER, dealer
     else:
-        s._phase = P_BID1
-        s._to_act = (dealer + 1) % 3
+        phase, to_act = P_BID1, (dealer + 1) % 3
+    s._t = (
+        i,
+        phase,
+        to_act,
+        masks[0],
+        masks[1],
+        masks[2],
+        (),
+        None,
+        -1,
+        0,
+        0,
+        (0, 0, 0),
+        (),
+        (),
+        -1,
+        0,
+    )
     return s
 
 
@@ -455,6 +489,7 @@ def _start(
 # Legal actions
 
 
+_new_list = list.__new__
 _COMBOS = tuple(itertools.combinations(range(10), 5))
 _N_CHOICE = len(_COMBOS)
 
@@ -476,9 +511,7 @@ class ActionList(list[Action]):
 
     def _item(self, k: int) -> Action:
         ten = self._ten
-        return Action(
-            self._seat, "dummy", None, None, None, tuple([_CS[ten[j]] for j in _COMBOS[k]])
-        )
+        return A.keep_action(self._seat, tuple([_CS[ten[j]] for j in _COMBOS[k]]))
 
     def _force(self) -> None:
         if self._lazy:
@@ -528,19 +561,25 @@ for _name in (
     setattr(ActionList, _name, _forcing(_name))
 
 
-# _PLAY_BYTES[seat][p][b]: the play actions of the cards of bits b (a byte) at
-# byte position p of a mask, lowest card first (as cards.cards_tuple): the
-# plays of a mask are five of these. (Position 4 holds only the Joker.)
-_PLAY_BYTES: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
-    tuple(
+def _chunk_table(row: tuple[Action, ...], most: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """table[p][b]: the actions of `row` (one per card) for the cards of bits
+    b at bit positions 11p..11p+10 of a mask, lowest card first (as
+    cards.cards_tuple): the actions of a mask are three of these. Only the
+    chunks of at most `most` cards are filled (no mask asked holds more)."""
+    return tuple(
         tuple(
-            tuple(A.PLAY[s][8 * p + k] for k in range(8) if b >> k & 1 and 8 * p + k < N_CARDS)
-            for b in range(256 if p < 4 else 2)
+            tuple(row[11 * p + k] for k in range(11) if b >> k & 1 and 11 * p + k < N_CARDS)
+            if b.bit_count() <= most
+            else ()
+            for b in range(2048)
         )
-        for p in range(5)
+        for p in range(3)
     )
-    for s in range(3)
-)
+
+
+# A hand in play holds at most five cards; the dealer choosing a discard six.
+_PLAY_CHUNKS = tuple(_chunk_table(A.PLAY[s], 5) for s in range(3))
+_PICKUP_CHUNKS = tuple(_chunk_table(A.PICKUP[s], 6) for s in range(3))
 
 
 # The rules that decide what may be done now. Each is written once and used
@@ -550,9 +589,10 @@ _PLAY_BYTES: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
 def _playable(state: HandState, seat: int) -> int:
     """The cards `seat` may play now: the suit led if they hold it (the left
     bower and the Joker count as trump), else any card."""
-    h = state._hands[seat]
-    if state._trick:
-        return h & state._i.suit_masks[state._led] or h
+    t = state._t
+    h: int = t[_H0 + seat]
+    if t[_TRICK]:
+        return h & t[_I].suit_masks[t[_LED]] or h
     return h
 
 
@@ -578,18 +618,13 @@ def legal_actions(state: HandState) -> list[Action]:
     `keep`); only at `dummy_keep`, after choosing the dummy, are the 252
     ways to keep five of the ten cards listed.
     """
-    ph = state._phase
-    seat = state._to_act
+    t = state._t
+    ph = t[_PHASE]
+    seat = t[_TO_ACT]
     if ph == P_PLAY:
-        m = state._ok
-        p0, p1, p2, p3, p4 = _PLAY_BYTES[seat]  # type: ignore[index]
-        return [
-            *p0[m & 255],
-            *p1[m >> 8 & 255],
-            *p2[m >> 16 & 255],
-            *p3[m >> 24 & 255],
-            *p4[m >> 32],
-        ]
+        m = t[_OK]
+        q0, q1, q2 = _PLAY_CHUNKS[seat]
+        return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
     if ph == P_OVER or seat is None:
         return []
     i = state._i
@@ -598,8 +633,9 @@ def legal_actions(state: HandState) -> list[Action]:
     if ph == P_DEFENDER:
         return [A.PASS[seat], A.ALONE[seat]]
     if ph == P_PICKUP:
-        row = A.PICKUP[seat]
-        out = [row[c] for c in cards_tuple(state._hands[seat] | 1 << i.up)]
+        m = state._hands[seat] | 1 << i.up
+        q0, q1, q2 = _PICKUP_CHUNKS[seat]
+        out = [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
         if _may_leave(i, seat):
             out.append(A.LEAVE[seat])
         return out
@@ -610,7 +646,11 @@ def legal_actions(state: HandState) -> list[Action]:
     if ph == P_MAKER:
         return [A.ALONE[seat], A.DUMMY[seat]]
     if ph == P_KEEP:
-        return ActionList(seat, cards_tuple(state._hands[seat] | i.dummy_mask))
+        keeps: ActionList = _new_list(ActionList)  # (ActionList's __init__, without the call)
+        keeps._seat = seat
+        keeps._ten = cards_tuple(state._hands[seat] | i.dummy_mask)
+        keeps._lazy = True
+        return keeps
     if ph == P_JOKER:
         return list(A.JOKER_SUIT[seat])
     raise AssertionError(ph)  # pragma: no cover
@@ -748,7 +788,7 @@ def _check_pickup(s: HandState, a: Action, t: str) -> int:
     i = s._i
     if t == "pickup":
         d = _card(a.discard, "discard", i.deck)
-        if not (s._hands[a.seat] | 1 << i.up) & 1 << d:
+        if not (s._t[_H0 + a.seat] | 1 << i.up) & 1 << d:
             raise IllegalAction(
                 f"You cannot discard the {card_name(d)}: it is not in your hand",
                 ErrorCode.DISCARD_NOT_HELD,
@@ -815,7 +855,7 @@ def _check_keep(s: HandState, a: Action, t: str) -> int:
         raise MalformedAction(
             "Keep must be five of the ten cards", ErrorCode.KEEP_FIVE, n=len(keep)
         )
-    ten = s._hands[a.seat] | s._i.dummy_mask
+    ten = s._t[_H0 + a.seat] | s._i.dummy_mask
     m = 0
     for k in keep:
         c = _CI_get(k) if k.__class__ is str else None
@@ -888,112 +928,79 @@ _TYPES: tuple[tuple[str, ...], ...] = (
 def apply(state: HandState, action: Action) -> HandState:
     """The state after `action`; raises IllegalAction/MalformedAction (as
     `verify` does) and changes nothing."""
-    s = state
-    a = action
-    if s._phase != P_PLAY or a.type != "play" or a.seat != s._to_act:
-        t = a.type
-        ph = s._phase
-        if a.seat == s._to_act and t in _TYPES[ph]:
-            return _STEP[ph](s, a, t)
-        _check_other(s, a)  # the refusal
+    i, ph, seat, h0, h1, h2, trick, leader, led, best, by, won, tricks, log, ok, _ = state._t
+    if ph != P_PLAY or action.type != "play" or action.seat != seat:
+        typ = action.type
+        if action.seat == seat and typ in _TYPES[ph]:
+            return _STEP[ph](state, action, typ)
+        _check_other(state, action)  # the refusal
         raise AssertionError(
-            f"{a} was refused by apply but not by _check_other"
+            f"{action} was refused by apply but not by _check_other"
         )  # pragma: no cover
     # The play of a card is most of every hand, so it is handled here, with
     # `_check_play`'s tests inline (a legal play costs no call); anything
     # else gets `_check_play`'s refusal.
     try:
-        c = _CI_get(a.card)  # type: ignore[arg-type]
+        c = _CI_get(action.card)  # type: ignore[arg-type]
     except TypeError:
         c = None
     if c is None:
-        _refuse(s, a)
+        _refuse(state, action)
     b = _BIT[c]
-    if not s._ok & b:
-        _refuse(s, a)
-    seat = a.seat
-    i = s._i
-    hands = s._hands
+    if not ok & b:
+        _refuse(state, action)
     if seat == 0:
-        hands = (hands[0] ^ b, hands[1], hands[2])
+        h0 ^= b
     elif seat == 1:
-        hands = (hands[0], hands[1] ^ b, hands[2])
+        h1 ^= b
     else:
-        hands = (hands[0], hands[1], hands[2] ^ b)
-    n: HandState = _new(HandState)
-    n._i = i
-    n._hands = hands
-    n._log = (s._log, a)
-    n._passes = 0
+        h2 ^= b
     nxt = i.next_seat[seat]
-    trick = s._trick
+    n = HandState()
     # The trick's best card so far (`_best`, by `_by`), ranked as
     # `cards.winner_of` ranks a trick: POWER[trump][led], the first of equals.
     if not trick:
         led = i.eff[c]
-        n._phase = P_PLAY
-        n._to_act = nxt
-        n._trick = _PAIR1[seat][c]
-        n._leader = s._leader
-        n._led = led
-        n._best = i.power[led][c]
-        n._by = seat
-        n._won = s._won
-        n._tricks = s._tricks
-        h = hands[nxt]
-        n._ok = h & i.suit_masks[led] or h  # `_playable`, for the next seat
+        h = (h0, h1, h2)[nxt]
+        n._t = (
+            i, P_PLAY, nxt, h0, h1, h2, _PAIR1[seat][c], leader, led, i.power[led][c], seat,
+            won, tricks, (log, action),
+            h & i.suit_masks[led] or h,  # `_playable`, for the next seat
+            0,
+        )  # fmt: skip
         return n
-    led = s._led
     p = i.power[led][c]
-    if p > s._best:
+    if p > best:
         best = p
         by = seat
-    else:
-        best = s._best
-        by = s._by
     trick += _PAIR1[seat][c]
-    if nxt != s._leader:  # the trick goes on
-        n._phase = P_PLAY
-        n._to_act = nxt
-        n._trick = trick
-        n._leader = s._leader
-        n._led = led
-        n._best = best
-        n._by = by
-        n._won = s._won
-        n._tricks = s._tricks
-        h = hands[nxt]
-        n._ok = h & i.suit_masks[led] or h  # `_playable`, for the next seat
+    if nxt != leader:  # the trick goes on
+        h = (h0, h1, h2)[nxt]
+        n._t = (
+            i, P_PLAY, nxt, h0, h1, h2, trick, leader, led, best, by, won, tricks, (log, action),
+            h & i.suit_masks[led] or h,  # `_playable`, for the next seat
+            0,
+        )  # fmt: skip
         return n
     # The trick is complete (back to its leader): its best card wins.
-    w = _SEATS[by]
-    won = s._won
-    if w == 0:
-        n._won = (won[0] + 1, won[1], won[2])
-    elif w == 1:
-        n._won = (won[0], won[1] + 1, won[2])
+    if by == 0:
+        won = (won[0] + 1, won[1], won[2])
+    elif by == 1:
+        won = (won[0], won[1] + 1, won[2])
     else:
-        n._won = (won[0], won[1], won[2] + 1)
-    tricks = s._tricks + ((s._leader, trick, w),)  # noqa: RUF005 (faster than unpacking)
-    n._tricks = tricks
-    n._trick = ()
-    n._led = -1
-    n._best = 0
-    n._by = 0
+        won = (won[0], won[1], won[2] + 1)
+    tricks += ((leader, trick, by),)
     if len(tricks) == 5:
-        n._phase = P_OVER
-        n._to_act = None
-        n._leader = None
-        n._ok = -1
+        n._t = (i, P_OVER, None, h0, h1, h2, (), None, -1, 0, 0, won, tricks, (log, action), -1, 0)
     else:
-        n._phase = P_PLAY
-        n._to_act = w
-        n._leader = w
-        n._ok = hands[w]  # `_playable` before a lead: the whole hand
+        n._t = (
+            i, P_PLAY, by, h0, h1, h2, (), by, -1, 0, 0, won, tricks, (log, action),
+            (h0, h1, h2)[by],  # `_playable` before a lead: the whole hand
+            0,
+        )  # fmt: skip
     return n
 
 
-_SEATS = (0, 1, 2)
 # A one-card trick, (seat, card) played, built once.
 _PAIR1 = tuple(tuple(((s, c),) for c in range(33)) for s in range(3))
 
@@ -1004,25 +1011,30 @@ def _refuse(s: HandState, a: Action) -> NoReturn:
     raise AssertionError(f"{a} was refused by apply but not by _check_play")  # pragma: no cover
 
 
-def _bidding(
-    i: _Info, phase: int, to_act: int | None, hands: tuple[int, int, int], log: Log, passes: int
+_NONE_WON = (0, 0, 0)
+
+
+def _bid(
+    t: StateTuple, i: _Info, phase: int, to_act: int | None, a: Action, passes: int
 ) -> HandState:
-    """A state before the play (no trick yet)."""
-    n: HandState = _new(HandState)
-    n._i = i
-    n._phase = phase
-    n._to_act = to_act
-    n._hands = hands
-    n._trick = ()
-    n._leader = None
-    n._led = -1
-    n._best = 0
-    n._by = 0
-    n._won = (0, 0, 0)
-    n._tricks = ()
-    n._log = log
-    n._ok = -1
-    n._passes = passes
+    """The state after bidding action `a` of the state of fields `t`: no trick
+    yet, the same hands."""
+    n = HandState()
+    n._t = (
+        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a), -1, passes,
+    )  # fmt: skip
+    return n
+
+
+def _with_hand(
+    t: StateTuple, i: _Info, phase: int, to_act: int, seat: int, hand: int, log: Log
+) -> HandState:
+    """The state of fields `t` after a bidding action that changed `seat`'s hand."""
+    h = [t[_H0], t[_H1], t[_H2]]
+    h[seat] = hand
+    n = HandState()
+    n._t = (i, phase, to_act, *h, (), None, -1, 0, 0, _NONE_WON, (), log, -1, 0)
     return n
 
 
@@ -1031,110 +1043,117 @@ def _bidding(
 # that can still refuse, then returns the new state.
 
 
-def _step_joker(s: HandState, a: Action, t: str) -> HandState:
-    x = _check_joker(s, a, t)
-    i = s._i.copy()
+def _step_joker(s: HandState, a: Action, typ: str) -> HandState:
+    x = _check_joker(s, a, typ)
+    t = s._t
+    i = t[_I].copy()
     i.joker_suit = x
     i.up_suit = x
-    return _bidding(i, P_BID1, (i.dealer + 1) % 3, s._hands, (s._log, a), 0)
+    return _bid(t, i, P_BID1, (i.dealer + 1) % 3, a, 0)
 
 
-def _step_bid1(s: HandState, a: Action, t: str) -> HandState:
+def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
     # (`_check_bid1` accepts both types.)
-    if t == "pass":
-        passes = s._passes + 1
+    t = s._t
+    if typ == "pass":
+        passes = t[_PASSES] + 1
         if passes < 3:
-            return _bidding(s._i, P_BID1, (a.seat + 1) % 3, s._hands, (s._log, a), passes)
-        i = s._i.copy()
+            return _bid(t, t[_I], P_BID1, (a.seat + 1) % 3, a, passes)
+        i = t[_I].copy()
         i.up_taken = False
-        return _bidding(i, P_BID2, (i.dealer + 1) % 3, s._hands, (s._log, a), 0)
-    i = s._i.copy()  # order
+        return _bid(t, i, P_BID2, (i.dealer + 1) % 3, a, 0)
+    i = t[_I].copy()  # order
     i.maker = a.seat
     _set_trump(i, i.up_suit)
-    return _bidding(i, P_PICKUP, i.dealer, s._hands, (s._log, a), 0)
+    return _bid(t, i, P_PICKUP, i.dealer, a, 0)
 
 
-def _step_pickup(s: HandState, a: Action, t: str) -> HandState:
-    d = _check_pickup(s, a, t)
-    i = s._i.copy()
-    hands = s._hands
-    if t == "pickup":
+def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
+    d = _check_pickup(s, a, typ)
+    t = s._t
+    i = t[_I].copy()
+    if typ == "pickup":
         seat = a.seat
         i.up_taken = True
         i.dealer_discard = d
-        hands = _with(hands, seat, (hands[seat] | 1 << i.up) ^ 1 << d)
-    else:  # leave
-        i.up_taken = False
-    return _bidding(i, P_MAKER, i.maker, hands, (s._log, a), 0)
+        hand = (t[_H0 + seat] | 1 << i.up) ^ 1 << d
+        return _with_hand(t, i, P_MAKER, i.maker, seat, hand, (t[_LOG], a))  # type: ignore[arg-type]
+    i.up_taken = False  # leave
+    return _bid(t, i, P_MAKER, i.maker, a, 0)
 
 
-def _step_bid2(s: HandState, a: Action, t: str) -> HandState:
-    x = _check_bid2(s, a, t)
-    if t == "pass":
-        passes = s._passes + 1
+def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
+    x = _check_bid2(s, a, typ)
+    t = s._t
+    if typ == "pass":
+        passes = t[_PASSES] + 1
         if passes < 3:
-            return _bidding(s._i, P_BID2, (a.seat + 1) % 3, s._hands, (s._log, a), passes)
-        return _bidding(s._i, P_OVER, None, s._hands, (s._log, a), 0)
-    i = s._i.copy()  # name
+            return _bid(t, t[_I], P_BID2, (a.seat + 1) % 3, a, passes)
+        return _bid(t, t[_I], P_OVER, None, a, 0)
+    i = t[_I].copy()  # name
     i.maker = a.seat
     _set_trump(i, x)
-    return _bidding(i, P_MAKER, a.seat, s._hands, (s._log, a), 0)
+    return _bid(t, i, P_MAKER, a.seat, a, 0)
 
 
-def _step_maker(s: HandState, a: Action, t: str) -> HandState:
-    _check_maker(s, a, t)
-    if t == "alone":
+def _step_maker(s: HandState, a: Action, typ: str) -> HandState:
+    _check_maker(s, a, typ)
+    t = s._t
+    if typ == "alone":
         seat = a.seat
-        i = s._i.copy()
+        i = t[_I].copy()
         i.alone = (seat,)
-        return _bidding(i, P_DEFENDER, (seat + 1) % 3, s._hands, (s._log, a), 0)
+        return _bid(t, i, P_DEFENDER, (seat + 1) % 3, a, 0)
     # dummy, chosen before its cards are seen
-    return _bidding(s._i, P_KEEP, s._to_act, s._hands, (s._log, a), 0)
+    return _bid(t, t[_I], P_KEEP, t[_TO_ACT], a, 0)
 
 
-def _step_keep(s: HandState, a: Action, t: str) -> HandState:
+def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
     """The record holds the choice and the keep as one `dummy` action: this
     one replaces the keep-less `dummy` that chose the dummy."""
-    m = _check_keep(s, a, t)
+    m = _check_keep(s, a, typ)
+    t = s._t
     seat = a.seat
-    i = s._i.copy()
+    i = t[_I].copy()
     i.dummy_used = True
-    i.maker_discards = (s._hands[seat] | i.dummy_mask) ^ m
-    hands = _with(s._hands, seat, m)
-    return _bidding(i, P_DEFENDER, (seat + 1) % 3, hands, (s._log[0], a), 0)
+    i.maker_discards = (t[_H0 + seat] | i.dummy_mask) ^ m
+    return _with_hand(t, i, P_DEFENDER, (seat + 1) % 3, seat, m, (t[_LOG][0], a))
 
 
-def _step_defender(s: HandState, a: Action, t: str) -> HandState:
+def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
     # (`_check_defender` accepts both types.)
-    i = s._i
+    t = s._t
+    i = t[_I]
     seat = a.seat
-    first = (i.maker + 1) % 3  # type: ignore[operator]
-    other = (i.maker + 2) % 3  # type: ignore[operator]
-    if t == "alone":
+    first = (i.maker + 1) % 3
+    other = (i.maker + 2) % 3
+    if typ == "alone":
         i = i.copy()
         i.alone = tuple(sorted((*i.alone, seat)))
         i.sitting_out = other if seat == first else first
     elif seat == first:  # pass
-        return _bidding(i, P_DEFENDER, other, s._hands, (s._log, a), 0)
+        return _bid(t, i, P_DEFENDER, other, a, 0)
     # Else nobody sits out: `i` stays as it is.
-    n = _bidding(i, P_PLAY, None, s._hands, (s._log, a), 0)
-    _start_play(n, i)
+    lead = _start_play(i)
+    n = HandState()
+    n._t = (
+        i, P_PLAY, lead, t[_H0], t[_H1], t[_H2], (), lead, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a),
+        t[_H0 + lead],  # `_playable` before a lead: the whole hand
+        0,
+    )  # fmt: skip
     return n
 
 
-def _start_play(n: HandState, i: _Info) -> None:
-    """Fix who plays and who leads. With nobody sitting out, the deal's
-    `n_active` and `next_seat` (all three, in turn) hold and `i` is not
-    touched; else `i` is the step's own copy."""
+def _start_play(i: _Info) -> int:
+    """Fix who plays, and return who leads. With nobody sitting out, the
+    deal's `next_seat` (all three, in turn) holds and `i` is not touched;
+    else `i` is the step's own copy."""
     out = i.sitting_out
     if out is not None:
-        i.n_active = 2
         nxt = [next_seat(s, out) for s in range(3)]
         i.next_seat = (nxt[0], nxt[1], nxt[2])
-    lead = opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
-    n._to_act = lead
-    n._leader = lead
-    n._ok = _playable(n, lead)
+    return opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
 
 
 def _set_trump(i: _Info, x: int) -> None:
@@ -1142,12 +1161,6 @@ def _set_trump(i: _Info, x: int) -> None:
     i.suit_masks = SUIT_MASK[x]
     i.power = POWER[x]
     i.eff = EFF_SUIT[x]
-
-
-def _with(hands: tuple[int, int, int], seat: int, m: int) -> tuple[int, int, int]:
-    h = list(hands)
-    h[seat] = m
-    return (h[0], h[1], h[2])
 
 
 # Indexed by phase, as _CHECK and _TYPES.
