@@ -357,16 +357,27 @@ def _fy_groups(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
 _FY = {n: _fy_groups(n) for n in (24, 25, 32)}
 
 
-def _make_shuffle(n: int) -> Callable[[list[int], Callable[[int], int]], list[int]]:
-    """A function giving a uniformly random permutation of n cards from a
-    generator's `getrandbits`.
+Deal = tuple[
+    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, int, int, int],
+]
 
-    Fisher-Yates, but each random draw serves several steps (a uniform number
-    below the product of their ranges, by rejection, split by % and //):
-    about twice as fast as rng.shuffle and exactly uniform. The steps are
-    written out (no loops, the constants in the code) for speed.
+
+def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
+    """A function dealing n cards from a generator's `getrandbits`: the three
+    hands, the dummy and the kitty (five, five, five, five, the rest), in
+    dealt order, and the masks of the hands and the dummy.
+
+    The order is a uniformly random permutation: Fisher-Yates, but each
+    random draw serves several steps (a uniform number below the product of
+    their ranges, by rejection, split by % and //), about twice as fast as
+    rng.shuffle and exactly uniform. The steps are written out (no loops, the
+    constants in the code), and as the card swapped to position k is never
+    moved again it goes to a local `ck` rather than back into the list.
     """
-    lines = ["def shuffle(cards, getrandbits):", "    x = cards[:]"]
+    lines = ["def deal(cards, getrandbits):", "    x = cards[:]"]
     i = n - 1
     for p, k, ranges in _FY[n]:
         lines += [
@@ -375,15 +386,34 @@ def _make_shuffle(n: int) -> Callable[[list[int], Callable[[int], int]], list[in
             f"        r = getrandbits({k})",
         ]
         for m in ranges:
-            lines += [f"    j = r % {m}", f"    r //= {m}", f"    x[{i}], x[j] = x[j], x[{i}]"]
+            lines += [
+                f"    j = r % {m}",
+                f"    r //= {m}",
+                f"    c{i} = x[j]",
+                f"    x[j] = x[{i}]",
+            ]
             i -= 1
-    lines.append("    return x")
-    ns: dict[str, Any] = {}
+    lines.append("    c0 = x[0]")
+
+    def cs(lo: int, hi: int) -> str:
+        return "(" + "".join(f"c{k}, " for k in range(lo, hi)) + ")"
+
+    def mask(lo: int) -> str:
+        return " | ".join(f"b[c{k}]" for k in range(lo, lo + 5))
+
+    lines += [
+        "    b = _BIT",
+        f"    hands = ({cs(0, 5)}, {cs(5, 10)}, {cs(10, 15)})",
+        f"    masks = ({mask(0)}, {mask(5)}, {mask(10)}, {mask(15)})",
+        f"    return hands, {cs(15, 20)}, {cs(20, n)}, masks",
+    ]
+    ns: dict[str, Any] = {"_BIT": _BIT}
     exec("\n".join(lines), ns)
-    return ns["shuffle"]  # type: ignore[no-any-return]
+    return ns["deal"]  # type: ignore[no-any-return]
 
 
-_SHUFFLE = {n: _make_shuffle(n) for n in _FY}
+_BIT = tuple(1 << c for c in range(33))
+_DEAL = {n: _make_deal(n) for n in _FY}
 
 
 _DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
@@ -394,26 +424,8 @@ def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
     if type(dealer) is not int or not 0 <= dealer <= 2:
         raise MalformedAction("dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
     cards = _DECK_LISTS[rules.deck]
-    x = _SHUFFLE[len(cards)](cards, rng.getrandbits)
-    b = _BIT
-    masks = (
-        b[x[0]] | b[x[1]] | b[x[2]] | b[x[3]] | b[x[4]],
-        b[x[5]] | b[x[6]] | b[x[7]] | b[x[8]] | b[x[9]],
-        b[x[10]] | b[x[11]] | b[x[12]] | b[x[13]] | b[x[14]],
-        b[x[15]] | b[x[16]] | b[x[17]] | b[x[18]] | b[x[19]],
-    )
-    return _start(
-        rules,
-        dealer,
-        (tuple(x[0:5]), tuple(x[5:10]), tuple(x[10:15])),
-        tuple(x[15:20]),
-        tuple(x[20:]),
-        {},
-        masks,
-    )
-
-
-_BIT = tuple(1 << c for c in range(33))
+    hands, dummy, kitty, masks = _DEAL[len(cards)](cards, rng.getrandbits)
+    return _start(rules, dealer, hands, dummy, kitty, {}, masks)
 
 
 def _start(
