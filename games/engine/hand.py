@@ -75,33 +75,19 @@ _CS = CARD_STRS
 _PAIR = tuple(tuple((s, c) for c in range(33)) for s in range(3))
 
 
-class _Info:
-    """What a hand fixes as it goes (deal, bidding outcome); shared between states."""
+class _Deal:
+    """What a hand's deal fixes: shared by all its states, never changed."""
 
     __slots__ = (
-        "alone",
         "deal_hands",
         "dealer",
-        "dealer_discard",
         "deck",
         "dummy",
         "dummy_mask",
-        "dummy_used",
-        "eff",
         "extra",
-        "joker_suit",
         "kitty",
-        "maker",
-        "maker_discards",
-        "next_seat",
-        "power",
         "rules",
-        "sitting_out",
-        "suit_masks",
-        "trump",
         "up",
-        "up_suit",
-        "up_taken",
     )
 
     rules: Rules
@@ -112,6 +98,44 @@ class _Info:
     dummy_mask: int
     kitty: tuple[int, ...]
     up: int
+    extra: ExtraFields
+
+
+def _deal_field(name: str) -> Any:
+    """The property reading the deal's field `name` (`_Info.d`)."""
+
+    def get(self: _Info) -> Any:
+        return getattr(self.d, name)
+
+    return property(get)
+
+
+class _Info:
+    """What a hand fixes as it goes (deal, bidding outcome); shared between states.
+
+    The deal's part is one `_Deal` (`d`), shared by every `_Info` of the hand,
+    so that a step that changes the bidding outcome copies only the rest.
+    """
+
+    __slots__ = (
+        "alone",
+        "d",
+        "dealer_discard",
+        "dummy_used",
+        "eff",
+        "joker_suit",
+        "maker",
+        "maker_discards",
+        "next_seat",
+        "power",
+        "sitting_out",
+        "suit_masks",
+        "trump",
+        "up_suit",
+        "up_taken",
+    )
+
+    d: _Deal
     up_suit: int  # the up card's suit; the named suit when the Joker is up (-1 until named)
     joker_suit: int | None
     maker: int | None
@@ -122,11 +146,31 @@ class _Info:
     dealer_discard: int | None
     maker_discards: int
     dummy_used: bool
-    extra: ExtraFields
     next_seat: tuple[int, int, int]
     suit_masks: tuple[int, ...]
     power: tuple[tuple[int, ...], ...]
     eff: tuple[int, ...]
+
+    if TYPE_CHECKING:
+        rules: Rules
+        dealer: int
+        deck: int
+        deal_hands: tuple[tuple[int, ...], ...]
+        dummy: tuple[int, ...]
+        dummy_mask: int
+        kitty: tuple[int, ...]
+        up: int
+        extra: ExtraFields
+    else:
+        rules = _deal_field("rules")
+        dealer = _deal_field("dealer")
+        deck = _deal_field("deck")
+        deal_hands = _deal_field("deal_hands")
+        dummy = _deal_field("dummy")
+        dummy_mask = _deal_field("dummy_mask")
+        kitty = _deal_field("kitty")
+        up = _deal_field("up")
+        extra = _deal_field("extra")
 
     def copy(self) -> _Info:
         raise NotImplementedError  # replaced below by a generated, unrolled copy
@@ -447,15 +491,18 @@ def _start(
             for c in cs:
                 ms[k] |= 1 << c
         masks = (ms[0], ms[1], ms[2], ms[3])
+    d = _Deal()
+    d.rules = rules
+    d.dealer = dealer
+    d.deck = DECK_MASKS[rules.deck]
+    d.deal_hands = hands
+    d.dummy = dummy
+    d.dummy_mask = masks[3]
+    d.kitty = kitty
+    up = d.up = kitty[0]
+    d.extra = extra
     i = _Info()
-    i.rules = rules
-    i.dealer = dealer
-    i.deck = DECK_MASKS[rules.deck]
-    i.deal_hands = hands
-    i.dummy = dummy
-    i.dummy_mask = masks[3]
-    i.kitty = kitty
-    up = i.up = kitty[0]
+    i.d = d
     i.joker_suit = None
     i.up_suit = -1 if up == JOKER else up >> 3
     i.maker = None
@@ -466,7 +513,6 @@ def _start(
     i.dealer_discard = None
     i.maker_discards = 0
     i.dummy_used = False
-    i.extra = extra
     i.next_seat = (1, 2, 0)
     i.suit_masks = ()
     i.power = ()
@@ -615,12 +661,12 @@ def _may_leave(i: _Info, seat: int) -> bool:
 
 def _may_pass_bid2(i: _Info, seat: int) -> bool:
     """Stick the dealer: the dealer may not pass in the second round."""
-    return not (i.rules.stick_the_dealer and seat == i.dealer)
+    return not (i.d.rules.stick_the_dealer and seat == i.d.dealer)
 
 
 def _may_name(i: _Info, x: int) -> bool:
     """The turned-down suit may be named only when the table allows it."""
-    return i.rules.second_round_turned_suit or x != i.up_suit
+    return i.d.rules.second_round_turned_suit or x != i.up_suit
 
 
 def legal_actions(state: HandState) -> list[Action]:
@@ -639,13 +685,13 @@ def legal_actions(state: HandState) -> list[Action]:
         return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
     if ph == P_OVER or seat is None:
         return []
-    i = state._i
+    i = t[_I]
     if ph == P_BID1:
         return [A.PASS[seat], A.ORDER[seat]]
     if ph == P_DEFENDER:
         return [A.PASS[seat], A.ALONE[seat]]
     if ph == P_PICKUP:
-        m = state._hands[seat] | 1 << i.up
+        m = t[_H0 + seat] | 1 << i.d.up
         q0, q1, q2 = _PICKUP_CHUNKS[seat]
         out = [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
         if _may_leave(i, seat):
@@ -660,7 +706,7 @@ def legal_actions(state: HandState) -> list[Action]:
     if ph == P_KEEP:
         keeps: ActionList = _new_list(ActionList)  # (ActionList's __init__, without the call)
         keeps._seat = seat
-        keeps._ten = cards_tuple(state._hands[seat] | i.dummy_mask)
+        keeps._ten = cards_tuple(t[_H0 + seat] | i.d.dummy_mask)
         keeps._lazy = True
         return keeps
     if ph == P_JOKER:
@@ -797,10 +843,10 @@ def _check_bid1(s: HandState, a: Action, t: str) -> int:
 
 def _check_pickup(s: HandState, a: Action, t: str) -> int:
     """The dealer's discard (a card) for a pickup, -1 for leaving the up card."""
-    i = s._i
+    i = s._t[_I]
     if t == "pickup":
         d = _card(a.discard, "discard", i.deck)
-        if not (s._t[_H0 + a.seat] | 1 << i.up) & 1 << d:
+        if not (s._t[_H0 + a.seat] | 1 << i.d.up) & 1 << d:
             raise IllegalAction(
                 f"You cannot discard the {card_name(d)}: it is not in your hand",
                 ErrorCode.DISCARD_NOT_HELD,
@@ -818,7 +864,7 @@ def _check_pickup(s: HandState, a: Action, t: str) -> int:
 
 def _check_bid2(s: HandState, a: Action, t: str) -> int:
     """The suit named (-1 for a pass)."""
-    i = s._i
+    i = s._t[_I]
     if t == "pass":
         if not _may_pass_bid2(i, a.seat):
             raise IllegalAction(
@@ -867,7 +913,7 @@ def _check_keep(s: HandState, a: Action, t: str) -> int:
         raise MalformedAction(
             "Keep must be five of the ten cards", ErrorCode.KEEP_FIVE, n=len(keep)
         )
-    ten = s._t[_H0 + a.seat] | s._i.dummy_mask
+    ten = s._t[_H0 + a.seat] | s._t[_I].d.dummy_mask
     m = 0
     for k in keep:
         c = _CI_get(k) if k.__class__ is str else None
@@ -1061,7 +1107,7 @@ def _step_joker(s: HandState, a: Action, typ: str) -> HandState:
     i = t[_I].copy()
     i.joker_suit = x
     i.up_suit = x
-    return _bid(t, i, P_BID1, (i.dealer + 1) % 3, a, 0)
+    return _bid(t, i, P_BID1, (i.d.dealer + 1) % 3, a, 0)
 
 
 def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
@@ -1073,11 +1119,11 @@ def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
             return _bid(t, t[_I], P_BID1, (a.seat + 1) % 3, a, passes)
         i = t[_I].copy()
         i.up_taken = False
-        return _bid(t, i, P_BID2, (i.dealer + 1) % 3, a, 0)
+        return _bid(t, i, P_BID2, (i.d.dealer + 1) % 3, a, 0)
     i = t[_I].copy()  # order
     i.maker = a.seat
     _set_trump(i, i.up_suit)
-    return _bid(t, i, P_PICKUP, i.dealer, a, 0)
+    return _bid(t, i, P_PICKUP, i.d.dealer, a, 0)
 
 
 def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
@@ -1088,7 +1134,7 @@ def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
         seat = a.seat
         i.up_taken = True
         i.dealer_discard = d
-        hand = (t[_H0 + seat] | 1 << i.up) ^ 1 << d
+        hand = (t[_H0 + seat] | 1 << i.d.up) ^ 1 << d
         return _with_hand(t, i, P_MAKER, i.maker, seat, hand, (t[_LOG], a))  # type: ignore[arg-type]
     i.up_taken = False  # leave
     return _bid(t, i, P_MAKER, i.maker, a, 0)
@@ -1128,7 +1174,7 @@ def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
     seat = a.seat
     i = t[_I].copy()
     i.dummy_used = True
-    i.maker_discards = (t[_H0 + seat] | i.dummy_mask) ^ m
+    i.maker_discards = (t[_H0 + seat] | i.d.dummy_mask) ^ m
     return _with_hand(t, i, P_DEFENDER, (seat + 1) % 3, seat, m, (t[_LOG][0], a))
 
 
@@ -1165,7 +1211,7 @@ def _start_play(i: _Info) -> int:
     if out is not None:
         nxt = [next_seat(s, out) for s in range(3)]
         i.next_seat = (nxt[0], nxt[1], nxt[2])
-    return opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
+    return opening_lead(i.d.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
 
 
 def _set_trump(i: _Info, x: int) -> None:
