@@ -1115,8 +1115,13 @@ def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
     t = s._t
     if typ == "pass":
         passes = t[_PASSES] + 1
-        if passes < 3:
-            return _bid(t, t[_I], P_BID1, (a.seat + 1) % 3, a, passes)
+        if passes < 3:  # (`_bid`, inline: the commonest bidding step)
+            n = HandState()
+            n._t = (
+                t[_I], P_BID1, (a.seat + 1) % 3, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0,
+                _NONE_WON, (), (t[_LOG], a), -1, passes,
+            )  # fmt: skip
+            return n
         i = t[_I].copy()
         i.up_taken = False
         return _bid(t, i, P_BID2, (i.d.dealer + 1) % 3, a, 0)
@@ -1189,8 +1194,13 @@ def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
         i = i.copy()
         i.alone = tuple(sorted((*i.alone, seat)))
         i.sitting_out = other if seat == first else first
-    elif seat == first:  # pass
-        return _bid(t, i, P_DEFENDER, other, a, 0)
+    elif seat == first:  # pass (`_bid`, inline)
+        n = HandState()
+        n._t = (
+            i, P_DEFENDER, other, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+            (t[_LOG], a), -1, 0,
+        )  # fmt: skip
+        return n
     # Else nobody sits out: `i` stays as it is.
     lead = _start_play(i)
     n = HandState()
