@@ -1,9 +1,10 @@
 """One hand: the state, its legal actions, and applying an action.
 
 The state is immutable from the outside: `apply` returns a new state and
-leaves the old one as it was. To keep that cheap, what is fixed once trump is
-known lives in one `_Info` object that successive states share, and the
-per-play part is a handful of ints and tuples.
+leaves the old one as it was. To keep that cheap, what the deal fixes lives
+in one `_Deal` and what the bidding fixes in one `_Info`, both shared by
+successive states, and the rest of a state is one tuple of ints and small
+tuples (`HandState._t`), built at once.
 """
 
 from __future__ import annotations
