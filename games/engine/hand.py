@@ -23,7 +23,6 @@ from .cards import (
     DECK_MASKS,
     EFF_SUIT,
     JOKER,
-    N_CARDS,
     POWER,
     SUIT_INDEX,
     SUIT_MASK,
@@ -625,15 +624,16 @@ def _chunk_table(row: tuple[Action, ...], most: int) -> tuple[tuple[tuple[Action
     b at bit positions 11p..11p+10 of a mask, lowest card first (as
     cards.cards_tuple): the actions of a mask are three of these. Only the
     chunks of at most `most` cards are filled (no mask asked holds more)."""
-    return tuple(
-        tuple(
-            tuple(row[11 * p + k] for k in range(11) if b >> k & 1 and 11 * p + k < N_CARDS)
-            if b.bit_count() <= most
-            else ()
-            for b in range(2048)
-        )
-        for p in range(3)
-    )
+
+    def chunk(p: int) -> tuple[tuple[Action, ...], ...]:
+        out: list[tuple[Action, ...]] = [()] * 2048
+        for b in range(1, 2048):
+            if b.bit_count() <= most:
+                k = b.bit_length() - 1  # the highest card: last
+                out[b] = out[b ^ 1 << k] + (row[11 * p + k],)
+        return tuple(out)
+
+    return (chunk(0), chunk(1), chunk(2))
 
 
 # A hand in play holds at most five cards; the dealer choosing a discard six.
