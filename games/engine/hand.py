@@ -569,7 +569,10 @@ class ActionList(list[Action]):
 
     def _item(self, k: int) -> Action:
         ten = self._ten
-        return A.keep_action(self._seat, tuple([_CS[ten[j]] for j in _COMBOS[k]]))
+        j0, j1, j2, j3, j4 = _COMBOS[k]
+        return A.keep_action(
+            self._seat, (_CS[ten[j0]], _CS[ten[j1]], _CS[ten[j2]], _CS[ten[j3]], _CS[ten[j4]])
+        )
 
     def _force(self) -> None:
         if self._lazy:
