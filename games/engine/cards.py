@@ -182,7 +182,8 @@ def effective_suit(card: int | str, trump: int | str | None) -> int:
 def winner_of(trick: Sequence[tuple[int, int]], power: Sequence[int]) -> int:
     """The seat that wins `trick`, its (seat, card) pairs in the order played,
     ranked by `power` (POWER[trump][led]): the highest card wins, the first
-    of equals (none are). The one ranking of a trick: `apply` uses it."""
+    of equals (none are). `apply` ranks a trick the same way a card at a
+    time, keeping the best so far (tests/engine/test_rules.py holds them equal)."""
     best = -1
     w = trick[0][0]
     for s, c in trick:

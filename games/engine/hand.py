@@ -1,9 +1,10 @@
 """One hand: the state, its legal actions, and applying an action.
 
 The state is immutable from the outside: `apply` returns a new state and
-leaves the old one as it was. To keep that cheap, what is fixed once trump is
-known lives in one `_Info` object that successive states share, and the
-per-play part is a handful of ints and tuples.
+leaves the old one as it was. To keep that cheap, what the deal fixes lives
+in one `_Deal` and what the bidding fixes in one `_Info`, both shared by
+successive states, and the rest of a state is one tuple of ints and small
+tuples (`HandState._t`), built at once.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from random import Random
-from typing import Any, NoReturn, SupportsIndex, TypedDict, overload
+from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, TypedDict, overload
 
 from . import actions as A
 from .actions import ACTION_TYPES, Action, ExtraFields
@@ -32,7 +33,6 @@ from .cards import (
     cards_tuple,
     deck_cards,
     sort_key,
-    winner_of,
 )
 from .rules import (
     EngineError,
@@ -75,34 +75,19 @@ _CS = CARD_STRS
 _PAIR = tuple(tuple((s, c) for c in range(33)) for s in range(3))
 
 
-class _Info:
-    """What a hand fixes as it goes (deal, bidding outcome); shared between states."""
+class _Deal:
+    """What a hand's deal fixes: shared by all its states, never changed."""
 
     __slots__ = (
-        "alone",
         "deal_hands",
         "dealer",
-        "dealer_discard",
         "deck",
         "dummy",
         "dummy_mask",
-        "dummy_used",
-        "eff",
         "extra",
-        "joker_suit",
         "kitty",
-        "maker",
-        "maker_discards",
-        "n_active",
-        "next_seat",
-        "power",
         "rules",
-        "sitting_out",
-        "suit_masks",
-        "trump",
         "up",
-        "up_suit",
-        "up_taken",
     )
 
     rules: Rules
@@ -113,6 +98,44 @@ class _Info:
     dummy_mask: int
     kitty: tuple[int, ...]
     up: int
+    extra: ExtraFields
+
+
+def _deal_field(name: str) -> Any:
+    """The property reading the deal's field `name` (`_Info.d`)."""
+
+    def get(self: _Info) -> Any:
+        return getattr(self.d, name)
+
+    return property(get)
+
+
+class _Info:
+    """What a hand fixes as it goes (deal, bidding outcome); shared between states.
+
+    The deal's part is one `_Deal` (`d`), shared by every `_Info` of the hand,
+    so that a step that changes the bidding outcome copies only the rest.
+    """
+
+    __slots__ = (
+        "alone",
+        "d",
+        "dealer_discard",
+        "dummy_used",
+        "eff",
+        "joker_suit",
+        "maker",
+        "maker_discards",
+        "next_seat",
+        "power",
+        "sitting_out",
+        "suit_masks",
+        "trump",
+        "up_suit",
+        "up_taken",
+    )
+
+    d: _Deal
     up_suit: int  # the up card's suit; the named suit when the Joker is up (-1 until named)
     joker_suit: int | None
     maker: int | None
@@ -123,12 +146,31 @@ class _Info:
     dealer_discard: int | None
     maker_discards: int
     dummy_used: bool
-    extra: ExtraFields
-    n_active: int
     next_seat: tuple[int, int, int]
     suit_masks: tuple[int, ...]
     power: tuple[tuple[int, ...], ...]
     eff: tuple[int, ...]
+
+    if TYPE_CHECKING:
+        rules: Rules
+        dealer: int
+        deck: int
+        deal_hands: tuple[tuple[int, ...], ...]
+        dummy: tuple[int, ...]
+        dummy_mask: int
+        kitty: tuple[int, ...]
+        up: int
+        extra: ExtraFields
+    else:
+        rules = _deal_field("rules")
+        dealer = _deal_field("dealer")
+        deck = _deal_field("deck")
+        deal_hands = _deal_field("deal_hands")
+        dummy = _deal_field("dummy")
+        dummy_mask = _deal_field("dummy_mask")
+        kitty = _deal_field("kitty")
+        up = _deal_field("up")
+        extra = _deal_field("extra")
 
     def copy(self) -> _Info:
         raise NotImplementedError  # replaced below by a generated, unrolled copy
@@ -136,11 +178,24 @@ class _Info:
 
 _new = object.__new__
 
+# A hand's actions, newest first: (previous, action) pairs ending in ().
+Log = tuple[Any, ...]
+
+
+def _unlog(log: Log) -> tuple[Action, ...]:
+    """The actions of a log, oldest first."""
+    out = []
+    while log:
+        log, a = log
+        out.append(a)
+    out.reverse()
+    return tuple(out)
+
 
 def _make_info_copy() -> Callable[[_Info], _Info]:
     # Unrolled attribute copy: about 4x faster than a getattr/setattr loop.
     body = "".join(f"    n.{k} = self.{k}\n" for k in _Info.__slots__)
-    src = f"def copy(self):\n    n = _new(_Info)\n{body}    return n\n"
+    src = f"def copy(self):\n    n = _Info()\n{body}    return n\n"
     ns: dict[str, object] = {"_new": _new, "_Info": _Info}
     exec(src, ns)
     return ns["copy"]  # type: ignore[return-value]
@@ -149,49 +204,84 @@ def _make_info_copy() -> Callable[[_Info], _Info]:
 _Info.copy = _make_info_copy()  # type: ignore[method-assign,assignment]
 
 
+# A state's fields, in `HandState._t`, one tuple: a new state is one tuple
+# built at once and read back by unpacking it (much cheaper than setting and
+# reading a dozen attributes). Their meaning is told at `HandState`.
+StateTuple = tuple[Any, ...]
+_I, _PHASE, _TO_ACT, _H0, _H1, _H2, _TRICK, _LEADER, _LED, _BEST, _BY = range(11)
+_WON, _TRICKS, _LOG, _OK, _PASSES = range(11, 16)
+
+
+def _field(k: int) -> Any:
+    """The property reading field k of a state's tuple (for the code off the hot path)."""
+
+    def get(self: HandState) -> Any:
+        return self._t[k]
+
+    return property(get)
+
+
 class HandState:
-    """A hand at one moment. Read it through the properties, `view` and `result`."""
+    """A hand at one moment. Read it through the properties, `view` and `result`.
 
-    __slots__ = (
-        "_actions",
-        "_hands",
-        "_i",
-        "_leader",
-        "_led",
-        "_passes",
-        "_phase",
-        "_to_act",
-        "_trick",
-        "_tricks",
-        "_won",
-    )
+    Its fields, in one tuple `_t` (the properties below name them):
+      _i: the hand's `_Info`, shared with the states before and after,
+      _phase, _to_act,
+      _hands: the three hands' masks (three fields),
+      _trick: the trick in progress, (seat, card) pairs as played,
+      _leader: who led it (or leads next); _led: the suit led (-1 before),
+      _best, _by: the power (cards.POWER) of the trick's best card so far
+        and who played it,
+      _won: tricks won per seat; _tricks: the completed (leader, trick, winner),
+      _log: the actions so far, newest first, as nested pairs (previous,
+        action), () when none: adding one costs one small tuple,
+      _ok: in the play phase, the cards the seat to act may play
+        (`_playable`), else -1,
+      _passes: passes so far in this bidding round.
+    """
 
-    _i: _Info
-    _phase: int
-    _to_act: int | None
-    _hands: tuple[int, int, int]
-    _trick: tuple[tuple[int, int], ...]
-    _leader: int | None
-    _led: int
-    _won: tuple[int, int, int]
-    _tricks: tuple[tuple[int | None, tuple[tuple[int, int], ...], int], ...]
-    _actions: tuple[Action, ...]
-    _passes: int
+    __slots__ = ("_t",)
 
-    def _clone(self) -> HandState:
-        n: HandState = _new(HandState)
-        n._i = self._i
-        n._phase = self._phase
-        n._to_act = self._to_act
-        n._hands = self._hands
-        n._trick = self._trick
-        n._leader = self._leader
-        n._led = self._led
-        n._won = self._won
-        n._tricks = self._tricks
-        n._actions = self._actions
-        n._passes = self._passes
-        return n
+    _t: StateTuple
+
+    if TYPE_CHECKING:
+        _i: _Info
+        _phase: int
+        _to_act: int | None
+        _trick: tuple[tuple[int, int], ...]
+        _leader: int | None
+        _led: int
+        _best: int
+        _by: int
+        _won: tuple[int, int, int]
+        _tricks: tuple[tuple[int | None, tuple[tuple[int, int], ...], int], ...]
+        _log: Log
+        _ok: int
+        _passes: int
+    else:
+        _i = _field(_I)
+        _phase = _field(_PHASE)
+        _to_act = _field(_TO_ACT)
+        _trick = _field(_TRICK)
+        _leader = _field(_LEADER)
+        _led = _field(_LED)
+        _best = _field(_BEST)
+        _by = _field(_BY)
+        _won = _field(_WON)
+        _tricks = _field(_TRICKS)
+        _log = _field(_LOG)
+        _ok = _field(_OK)
+        _passes = _field(_PASSES)
+
+    @property
+    def _hands(self) -> tuple[int, int, int]:
+        t = self._t
+        return (t[_H0], t[_H1], t[_H2])
+
+    @property
+    def _actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, oldest first."""
+        return _unlog(self._t[_LOG])
 
     # --- public read-only properties ---------------------------------------
 
@@ -218,7 +308,7 @@ class HandState:
     @property
     def over(self) -> bool:
         """True once the fifth trick is complete or the hand was thrown in."""
-        return self._phase == P_OVER
+        return self._t[_PHASE] == P_OVER  # type: ignore[no-any-return]
 
     @property
     def thrown_in(self) -> bool:
@@ -254,7 +344,7 @@ class HandState:
     @property
     def actions(self) -> list[Action]:
         """Every action applied so far, in order."""
-        return list(self._actions)
+        return list(_unlog(self._log))
 
     @property
     def joker_suit(self) -> str | None:
@@ -284,7 +374,7 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"<HandState dealer={self.dealer} phase={self.phase.value} to_act={self._to_act} "
-            f"actions={len(self._actions)}>"
+            f"actions={len(_unlog(self._log))}>"
         )
 
 
@@ -311,25 +401,63 @@ def _fy_groups(n: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
 _FY = {n: _fy_groups(n) for n in (24, 25, 32)}
 
 
-def _shuffled(cards: list[int], rng: Random) -> list[int]:
-    """A uniformly random permutation of `cards` from `rng`.
+Deal = tuple[
+    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, int, int, int],
+]
 
-    Fisher-Yates, but each random draw serves several steps (a uniform number
-    below the product of their ranges, by rejection, split by divmod): about
-    twice as fast as rng.shuffle and exactly uniform.
+
+def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
+    """A function dealing n cards from a generator's `getrandbits`: the three
+    hands, the dummy and the kitty (five, five, five, five, the rest), in
+    dealt order, and the masks of the hands and the dummy.
+
+    The order is a uniformly random permutation: Fisher-Yates, but each
+    random draw serves several steps (a uniform number below the product of
+    their ranges, by rejection, split by % and //), about twice as fast as
+    rng.shuffle and exactly uniform. The steps are written out (no loops, the
+    constants in the code), and as the card swapped to position k is never
+    moved again it goes to a local `ck` rather than back into the list.
     """
-    x = list(cards)
-    getrandbits = rng.getrandbits
-    i = len(x) - 1
-    for p, k, ranges in _FY[len(x)]:
-        r = getrandbits(k)
-        while r >= p:
-            r = getrandbits(k)
+    lines = ["def deal(cards, getrandbits):", "    x = cards[:]"]
+    i = n - 1
+    for p, k, ranges in _FY[n]:
+        lines += [
+            f"    r = getrandbits({k})",
+            f"    while r >= {p}:",
+            f"        r = getrandbits({k})",
+        ]
         for m in ranges:
-            r, j = divmod(r, m)
-            x[i], x[j] = x[j], x[i]
+            lines += [
+                f"    j = r % {m}",
+                f"    r //= {m}",
+                f"    c{i} = x[j]",
+                f"    x[j] = x[{i}]",
+            ]
             i -= 1
-    return x
+    lines.append("    c0 = x[0]")
+
+    def cs(lo: int, hi: int) -> str:
+        return "(" + "".join(f"c{k}, " for k in range(lo, hi)) + ")"
+
+    def mask(lo: int) -> str:
+        return " | ".join(f"b[c{k}]" for k in range(lo, lo + 5))
+
+    lines += [
+        "    b = _BIT",
+        f"    hands = ({cs(0, 5)}, {cs(5, 10)}, {cs(10, 15)})",
+        f"    masks = ({mask(0)}, {mask(5)}, {mask(10)}, {mask(15)})",
+        f"    return hands, {cs(15, 20)}, {cs(20, n)}, masks",
+    ]
+    ns: dict[str, Any] = {"_BIT": _BIT}
+    exec("\n".join(lines), ns)
+    return ns["deal"]  # type: ignore[no-any-return]
+
+
+_BIT = tuple(1 << c for c in range(33))
+_DEAL = {n: _make_deal(n) for n in _FY}
 
 
 _DECK_LISTS = {d: deck_cards(d) for d in ("24", "32", "25")}
@@ -339,26 +467,9 @@ def new_hand(rules: Rules, dealer: int, rng: Random) -> HandState:
     """Deal a new hand from `rng` (a random.Random) with `dealer` dealing."""
     if type(dealer) is not int or not 0 <= dealer <= 2:
         raise MalformedAction("dealer must be 0, 1 or 2", ErrorCode.BAD_SEAT)
-    x = _shuffled(_DECK_LISTS[rules.deck], rng)
-    b = _BIT
-    masks = (
-        b[x[0]] | b[x[1]] | b[x[2]] | b[x[3]] | b[x[4]],
-        b[x[5]] | b[x[6]] | b[x[7]] | b[x[8]] | b[x[9]],
-        b[x[10]] | b[x[11]] | b[x[12]] | b[x[13]] | b[x[14]],
-        b[x[15]] | b[x[16]] | b[x[17]] | b[x[18]] | b[x[19]],
-    )
-    return _start(
-        rules,
-        dealer,
-        (tuple(x[0:5]), tuple(x[5:10]), tuple(x[10:15])),
-        tuple(x[15:20]),
-        tuple(x[20:]),
-        {},
-        masks,
-    )
-
-
-_BIT = tuple(1 << c for c in range(33))
+    cards = _DECK_LISTS[rules.deck]
+    hands, dummy, kitty, masks = _DEAL[len(cards)](cards, rng.getrandbits)
+    return _start(rules, dealer, hands, dummy, kitty, {}, masks)
 
 
 def _start(
@@ -380,15 +491,18 @@ def _start(
             for c in cs:
                 ms[k] |= 1 << c
         masks = (ms[0], ms[1], ms[2], ms[3])
-    i = _new(_Info)
-    i.rules = rules
-    i.dealer = dealer
-    i.deck = DECK_MASKS[rules.deck]
-    i.deal_hands = hands
-    i.dummy = dummy
-    i.dummy_mask = masks[3]
-    i.kitty = kitty
-    up = i.up = kitty[0]
+    d = _Deal()
+    d.rules = rules
+    d.dealer = dealer
+    d.deck = DECK_MASKS[rules.deck]
+    d.deal_hands = hands
+    d.dummy = dummy
+    d.dummy_mask = masks[3]
+    d.kitty = kitty
+    up = d.up = kitty[0]
+    d.extra = extra
+    i = _Info()
+    i.d = d
     i.joker_suit = None
     i.up_suit = -1 if up == JOKER else up >> 3
     i.maker = None
@@ -399,28 +513,33 @@ def _start(
     i.dealer_discard = None
     i.maker_discards = 0
     i.dummy_used = False
-    i.extra = extra
-    i.n_active = 3
     i.next_seat = (1, 2, 0)
     i.suit_masks = ()
     i.power = ()
     i.eff = ()
-    s: HandState = _new(HandState)
-    s._i = i
-    s._hands = (masks[0], masks[1], masks[2])
-    s._trick = ()
-    s._leader = None
-    s._led = -1
-    s._won = (0, 0, 0)
-    s._tricks = ()
-    s._actions = ()
-    s._passes = 0
+    s = HandState()
     if up == JOKER:
-        s._phase = P_JOKER
-        s._to_act = dealer
+        phase, to_act = P_JOKER, dealer
     else:
-        s._phase = P_BID1
-        s._to_act = (dealer + 1) % 3
+        phase, to_act = P_BID1, (dealer + 1) % 3
+    s._t = (
+        i,
+        phase,
+        to_act,
+        masks[0],
+        masks[1],
+        masks[2],
+        (),
+        None,
+        -1,
+        0,
+        0,
+        (0, 0, 0),
+        (),
+        (),
+        -1,
+        0,
+    )
     return s
 
 
@@ -428,6 +547,7 @@ def _start(
 # Legal actions
 
 
+_new_list = list.__new__
 _COMBOS = tuple(itertools.combinations(range(10), 5))
 _N_CHOICE = len(_COMBOS)
 
@@ -449,8 +569,9 @@ class ActionList(list[Action]):
 
     def _item(self, k: int) -> Action:
         ten = self._ten
-        return Action(
-            self._seat, "dummy", None, None, None, tuple([_CS[ten[j]] for j in _COMBOS[k]])
+        j0, j1, j2, j3, j4 = _COMBOS[k]
+        return A.keep_action(
+            self._seat, (_CS[ten[j0]], _CS[ten[j1]], _CS[ten[j2]], _CS[ten[j3]], _CS[ten[j4]])
         )
 
     def _force(self) -> None:
@@ -501,19 +622,26 @@ for _name in (
     setattr(ActionList, _name, _forcing(_name))
 
 
-_PLAY_CACHE: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {}, {})
+def _chunk_table(row: tuple[Action, ...], most: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """table[p][b]: the actions of `row` (one per card) for the cards of bits
+    b at bit positions 11p..11p+10 of a mask, lowest card first (as
+    cards.cards_tuple): the actions of a mask are three of these. Only the
+    chunks of at most `most` cards are filled (no mask asked holds more)."""
+
+    def chunk(p: int) -> tuple[tuple[Action, ...], ...]:
+        out: list[tuple[Action, ...]] = [()] * 2048
+        for b in range(1, 2048):
+            if b.bit_count() <= most:
+                k = b.bit_length() - 1  # the highest card: last
+                out[b] = out[b ^ 1 << k] + (row[11 * p + k],)
+        return tuple(out)
+
+    return (chunk(0), chunk(1), chunk(2))
 
 
-def _play_list(seat: int, m: int) -> list[Action]:
-    cache = _PLAY_CACHE[seat]
-    r = cache.get(m)
-    if r is None:
-        row = A.PLAY[seat]
-        r = tuple([row[c] for c in cards_tuple(m)])
-        if len(cache) > 50000:
-            cache.clear()
-        cache[m] = r
-    return list(r)
+# A hand in play holds at most five cards; the dealer choosing a discard six.
+_PLAY_CHUNKS = tuple(_chunk_table(A.PLAY[s], 5) for s in range(3))
+_PICKUP_CHUNKS = tuple(_chunk_table(A.PICKUP[s], 6) for s in range(3))
 
 
 # The rules that decide what may be done now. Each is written once and used
@@ -523,9 +651,10 @@ def _play_list(seat: int, m: int) -> list[Action]:
 def _playable(state: HandState, seat: int) -> int:
     """The cards `seat` may play now: the suit led if they hold it (the left
     bower and the Joker count as trump), else any card."""
-    h = state._hands[seat]
-    if state._trick:
-        return h & state._i.suit_masks[state._led] or h
+    t = state._t
+    h: int = t[_H0 + seat]
+    if t[_TRICK]:
+        return h & t[_I].suit_masks[t[_LED]] or h
     return h
 
 
@@ -536,12 +665,12 @@ def _may_leave(i: _Info, seat: int) -> bool:
 
 def _may_pass_bid2(i: _Info, seat: int) -> bool:
     """Stick the dealer: the dealer may not pass in the second round."""
-    return not (i.rules.stick_the_dealer and seat == i.dealer)
+    return not (i.d.rules.stick_the_dealer and seat == i.d.dealer)
 
 
 def _may_name(i: _Info, x: int) -> bool:
     """The turned-down suit may be named only when the table allows it."""
-    return i.rules.second_round_turned_suit or x != i.up_suit
+    return i.d.rules.second_round_turned_suit or x != i.up_suit
 
 
 def legal_actions(state: HandState) -> list[Action]:
@@ -551,20 +680,24 @@ def legal_actions(state: HandState) -> list[Action]:
     `keep`); only at `dummy_keep`, after choosing the dummy, are the 252
     ways to keep five of the ten cards listed.
     """
-    ph = state._phase
-    seat = state._to_act
+    t = state._t
+    ph = t[_PHASE]
+    seat = t[_TO_ACT]
     if ph == P_PLAY:
-        return _play_list(seat, _playable(state, seat))  # type: ignore[arg-type]
+        m = t[_OK]
+        q0, q1, q2 = _PLAY_CHUNKS[seat]
+        return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
     if ph == P_OVER or seat is None:
         return []
-    i = state._i
+    i = t[_I]
     if ph == P_BID1:
         return [A.PASS[seat], A.ORDER[seat]]
     if ph == P_DEFENDER:
         return [A.PASS[seat], A.ALONE[seat]]
     if ph == P_PICKUP:
-        row = A.PICKUP[seat]
-        out = [row[c] for c in cards_tuple(state._hands[seat] | 1 << i.up)]
+        m = t[_H0 + seat] | 1 << i.d.up
+        q0, q1, q2 = _PICKUP_CHUNKS[seat]
+        out = [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
         if _may_leave(i, seat):
             out.append(A.LEAVE[seat])
         return out
@@ -575,7 +708,11 @@ def legal_actions(state: HandState) -> list[Action]:
     if ph == P_MAKER:
         return [A.ALONE[seat], A.DUMMY[seat]]
     if ph == P_KEEP:
-        return ActionList(seat, cards_tuple(state._hands[seat] | i.dummy_mask))
+        keeps: ActionList = _new_list(ActionList)  # (ActionList's __init__, without the call)
+        keeps._seat = seat
+        keeps._ten = cards_tuple(t[_H0 + seat] | i.d.dummy_mask)
+        keeps._lazy = True
+        return keeps
     if ph == P_JOKER:
         return list(A.JOKER_SUIT[seat])
     raise AssertionError(ph)  # pragma: no cover
@@ -710,10 +847,10 @@ def _check_bid1(s: HandState, a: Action, t: str) -> int:
 
 def _check_pickup(s: HandState, a: Action, t: str) -> int:
     """The dealer's discard (a card) for a pickup, -1 for leaving the up card."""
-    i = s._i
+    i = s._t[_I]
     if t == "pickup":
         d = _card(a.discard, "discard", i.deck)
-        if not (s._hands[a.seat] | 1 << i.up) & 1 << d:
+        if not (s._t[_H0 + a.seat] | 1 << i.d.up) & 1 << d:
             raise IllegalAction(
                 f"You cannot discard the {card_name(d)}: it is not in your hand",
                 ErrorCode.DISCARD_NOT_HELD,
@@ -731,7 +868,7 @@ def _check_pickup(s: HandState, a: Action, t: str) -> int:
 
 def _check_bid2(s: HandState, a: Action, t: str) -> int:
     """The suit named (-1 for a pass)."""
-    i = s._i
+    i = s._t[_I]
     if t == "pass":
         if not _may_pass_bid2(i, a.seat):
             raise IllegalAction(
@@ -780,7 +917,7 @@ def _check_keep(s: HandState, a: Action, t: str) -> int:
         raise MalformedAction(
             "Keep must be five of the ten cards", ErrorCode.KEEP_FIVE, n=len(keep)
         )
-    ten = s._hands[a.seat] | s._i.dummy_mask
+    ten = s._t[_H0 + a.seat] | s._t[_I].d.dummy_mask
     m = 0
     for k in keep:
         c = _CI_get(k) if k.__class__ is str else None
@@ -831,85 +968,103 @@ _CHECK: tuple[Callable[[HandState, Action, str], int], ...] = (
 
 
 # ---------------------------------------------------------------------------
-# Applying an action: the check above, then the step (which checks nothing)
+# Applying an action: the phase's check above, then its step
+
+
+# The types each phase's check (`_CHECK`) may accept, by phase; for any other
+# `_check_other` gives the refusal (and for every action in the play phase
+# that is not a play by the seat to act, and once the hand is over).
+_TYPES: tuple[tuple[str, ...], ...] = (
+    ("joker_suit",),
+    ("pass", "order"),
+    ("pickup", "leave"),
+    ("pass", "name"),
+    ("alone", "dummy"),
+    ("dummy",),
+    ("alone", "pass"),
+    (),
+    (),
+)
 
 
 def apply(state: HandState, action: Action) -> HandState:
     """The state after `action`; raises IllegalAction/MalformedAction (as
     `verify` does) and changes nothing."""
-    # The play of a card is most of every hand, so it is handled inline here;
-    # everything else goes through the per-phase steps below.
-    s = state
-    a = action
-    seat = a.seat
-    if s._phase != P_PLAY or seat != s._to_act or a.type != "play":
-        v = _check_other(s, a)
-        return _APPLY[s._phase](s, a, a.type, v)
-    # The tests of `_check_play`, inline so that a legal play (the hot path)
-    # costs no call; anything else gets `_check_play`'s refusal.
-    card = a.card
+    i, ph, seat, h0, h1, h2, trick, leader, led, best, by, won, tricks, log, ok, _ = state._t
+    if ph != P_PLAY or action.type != "play" or action.seat != seat:
+        typ = action.type
+        if action.seat == seat and typ in _TYPES[ph]:
+            return _STEP[ph](state, action, typ)
+        _check_other(state, action)  # the refusal
+        raise AssertionError(
+            f"{action} was refused by apply but not by _check_other"
+        )  # pragma: no cover
+    # The play of a card is most of every hand, so it is handled here, with
+    # `_check_play`'s tests inline (a legal play costs no call); anything
+    # else gets `_check_play`'s refusal.
     try:
-        c = _CI_get(card)  # type: ignore[arg-type]
+        c = _CI_get(action.card)  # type: ignore[arg-type]
     except TypeError:
         c = None
     if c is None:
-        _refuse(s, a)
-    b = 1 << c
-    i = s._i
-    hands = s._hands
-    h = hands[seat]
-    if not h & b:
-        _refuse(s, a)
-    trick = s._trick
-    if trick:
-        led = s._led
-        if not _playable(s, seat) & b:
-            _refuse(s, a)
-    else:
-        led = i.eff[c]
-    h ^= b
-    n: HandState = _new(HandState)
-    n._i = i
+        _refuse(state, action)
+    b = _BIT[c]
+    if not ok & b:
+        _refuse(state, action)
     if seat == 0:
-        n._hands = (h, hands[1], hands[2])
+        h0 ^= b
     elif seat == 1:
-        n._hands = (hands[0], h, hands[2])
+        h1 ^= b
     else:
-        n._hands = (hands[0], hands[1], h)
-    n._actions = s._actions + (a,)  # noqa: RUF005 (faster than unpacking)
-    n._passes = 0
-    trick += (_PAIR[seat][c],)
-    if len(trick) < i.n_active:
-        n._phase = P_PLAY
-        n._to_act = i.next_seat[seat]
-        n._trick = trick
-        n._leader = s._leader
-        n._led = led
-        n._won = s._won
-        n._tricks = s._tricks
+        h2 ^= b
+    nxt = i.next_seat[seat]
+    n = HandState()
+    # The trick's best card so far (`_best`, by `_by`), ranked as
+    # `cards.winner_of` ranks a trick: POWER[trump][led], the first of equals.
+    if not trick:
+        led = i.eff[c]
+        h = (h0, h1, h2)[nxt]
+        n._t = (
+            i, P_PLAY, nxt, h0, h1, h2, _PAIR1[seat][c], leader, led, i.power[led][c], seat,
+            won, tricks, (log, action),
+            h & i.suit_masks[led] or h,  # `_playable`, for the next seat
+            0,
+        )  # fmt: skip
         return n
-    # The trick is complete: the one ranking (cards.winner_of, as trick_winner).
-    w = winner_of(trick, i.power[led])
-    won = s._won
-    if w == 0:
-        n._won = (won[0] + 1, won[1], won[2])
-    elif w == 1:
-        n._won = (won[0], won[1] + 1, won[2])
+    p = i.power[led][c]
+    if p > best:
+        best = p
+        by = seat
+    trick += _PAIR1[seat][c]
+    if nxt != leader:  # the trick goes on
+        h = (h0, h1, h2)[nxt]
+        n._t = (
+            i, P_PLAY, nxt, h0, h1, h2, trick, leader, led, best, by, won, tricks, (log, action),
+            h & i.suit_masks[led] or h,  # `_playable`, for the next seat
+            0,
+        )  # fmt: skip
+        return n
+    # The trick is complete (back to its leader): its best card wins.
+    if by == 0:
+        won = (won[0] + 1, won[1], won[2])
+    elif by == 1:
+        won = (won[0], won[1] + 1, won[2])
     else:
-        n._won = (won[0], won[1], won[2] + 1)
-    tricks = s._tricks + ((s._leader, trick, w),)  # noqa: RUF005
-    n._tricks = tricks
-    n._trick = ()
-    n._led = -1
+        won = (won[0], won[1], won[2] + 1)
+    tricks += ((leader, trick, by),)
     if len(tricks) == 5:
-        n._phase = P_OVER
-        n._to_act = None
-        n._leader = None
+        n._t = (i, P_OVER, None, h0, h1, h2, (), None, -1, 0, 0, won, tricks, (log, action), -1, 0)
     else:
-        n._phase = P_PLAY
-        n._to_act = w
-        n._leader = w
+        n._t = (
+            i, P_PLAY, by, h0, h1, h2, (), by, -1, 0, 0, won, tricks, (log, action),
+            (h0, h1, h2)[by],  # `_playable` before a lead: the whole hand
+            0,
+        )  # fmt: skip
     return n
+
+
+# A one-card trick, (seat, card) played, built once.
+_PAIR1 = tuple(tuple(((s, c),) for c in range(33)) for s in range(3))
 
 
 def _refuse(s: HandState, a: Action) -> NoReturn:
@@ -918,159 +1073,159 @@ def _refuse(s: HandState, a: Action) -> NoReturn:
     raise AssertionError(f"{a} was refused by apply but not by _check_play")  # pragma: no cover
 
 
-def _next(s: HandState, a: Action, i: _Info | None = None) -> HandState:
-    """A copy of `s` with `a` recorded (and a new info object if given)."""
-    n = s._clone()
-    n._actions = s._actions + (a,)  # noqa: RUF005 (faster than unpacking)
-    if i is not None:
-        n._i = i
+_NONE_WON = (0, 0, 0)
+
+
+def _bid(
+    t: StateTuple, i: _Info, phase: int, to_act: int | None, a: Action, passes: int
+) -> HandState:
+    """The state after bidding action `a` of the state of fields `t`: no trick
+    yet, the same hands."""
+    n = HandState()
+    n._t = (
+        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a), -1, passes,
+    )  # fmt: skip
     return n
 
 
-# Each step takes the state, the action, its type and what its check returned.
+def _with_hand(
+    t: StateTuple, i: _Info, phase: int, to_act: int, seat: int, hand: int, log: Log
+) -> HandState:
+    """The state of fields `t` after a bidding action that changed `seat`'s hand."""
+    h = [t[_H0], t[_H1], t[_H2]]
+    h[seat] = hand
+    n = HandState()
+    n._t = (i, phase, to_act, *h, (), None, -1, 0, 0, _NONE_WON, (), log, -1, 0)
+    return n
 
 
-def _apply_joker(s: HandState, a: Action, t: str, x: int) -> HandState:
-    i = s._i.copy()
+# Each step takes the state, the action (by the seat to act) and its type,
+# one of the phase's `_TYPES`; it makes the phase's check (`_CHECK`) where
+# that can still refuse, then returns the new state.
+
+
+def _step_joker(s: HandState, a: Action, typ: str) -> HandState:
+    x = _check_joker(s, a, typ)
+    t = s._t
+    i = t[_I].copy()
     i.joker_suit = x
     i.up_suit = x
-    n = _next(s, a, i)
-    n._phase = P_BID1
-    n._to_act = (i.dealer + 1) % 3
-    return n
+    return _bid(t, i, P_BID1, (i.d.dealer + 1) % 3, a, 0)
 
 
-def _apply_bid1(s: HandState, a: Action, t: str, _: int) -> HandState:
-    i = s._i
-    if t == "pass":
-        passes = s._passes + 1
-        if passes == 3:
-            i = i.copy()
-            i.up_taken = False
-            n = _next(s, a, i)
-            n._phase = P_BID2
-            n._to_act = (i.dealer + 1) % 3
-            n._passes = 0
-        else:
-            n = _next(s, a)
-            n._to_act = (a.seat + 1) % 3
-            n._passes = passes
-        return n
-    i = i.copy()  # order
+def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
+    # (`_check_bid1` accepts both types.)
+    t = s._t
+    if typ == "pass":
+        passes = t[_PASSES] + 1
+        if passes < 3:  # (`_bid`, inline: the commonest bidding step)
+            n = HandState()
+            n._t = (
+                t[_I], P_BID1, (a.seat + 1) % 3, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0,
+                _NONE_WON, (), (t[_LOG], a), -1, passes,
+            )  # fmt: skip
+            return n
+        i = t[_I].copy()
+        i.up_taken = False
+        return _bid(t, i, P_BID2, (i.d.dealer + 1) % 3, a, 0)
+    i = t[_I].copy()  # order
     i.maker = a.seat
     _set_trump(i, i.up_suit)
-    n = _next(s, a, i)
-    n._phase = P_PICKUP
-    n._to_act = i.dealer
-    n._passes = 0
-    return n
+    return _bid(t, i, P_PICKUP, i.d.dealer, a, 0)
 
 
-def _apply_pickup(s: HandState, a: Action, t: str, d: int) -> HandState:
-    i = s._i.copy()
-    if t == "pickup":
+def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
+    d = _check_pickup(s, a, typ)
+    t = s._t
+    i = t[_I].copy()
+    if typ == "pickup":
         seat = a.seat
         i.up_taken = True
         i.dealer_discard = d
-        n = _next(s, a, i)
-        n._hands = _with(s._hands, seat, (s._hands[seat] | 1 << i.up) ^ 1 << d)
-    else:  # leave
-        i.up_taken = False
-        n = _next(s, a, i)
-    n._phase = P_MAKER
-    n._to_act = i.maker
-    return n
+        hand = (t[_H0 + seat] | 1 << i.d.up) ^ 1 << d
+        return _with_hand(t, i, P_MAKER, i.maker, seat, hand, (t[_LOG], a))  # type: ignore[arg-type]
+    i.up_taken = False  # leave
+    return _bid(t, i, P_MAKER, i.maker, a, 0)
 
 
-def _apply_bid2(s: HandState, a: Action, t: str, x: int) -> HandState:
-    if t == "pass":
-        n = _next(s, a)
-        passes = s._passes + 1
-        if passes == 3:
-            n._phase = P_OVER
-            n._to_act = None
-            n._passes = 0
-        else:
-            n._to_act = (a.seat + 1) % 3
-            n._passes = passes
-        return n
-    i = s._i.copy()  # name
+def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
+    x = _check_bid2(s, a, typ)
+    t = s._t
+    if typ == "pass":
+        passes = t[_PASSES] + 1
+        if passes < 3:
+            return _bid(t, t[_I], P_BID2, (a.seat + 1) % 3, a, passes)
+        return _bid(t, t[_I], P_OVER, None, a, 0)
+    i = t[_I].copy()  # name
     i.maker = a.seat
     _set_trump(i, x)
-    n = _next(s, a, i)
-    n._phase = P_MAKER
-    n._to_act = a.seat
-    n._passes = 0
-    return n
+    return _bid(t, i, P_MAKER, a.seat, a, 0)
 
 
-def _apply_maker(s: HandState, a: Action, t: str, _: int) -> HandState:
-    if t == "alone":
+def _step_maker(s: HandState, a: Action, typ: str) -> HandState:
+    _check_maker(s, a, typ)
+    t = s._t
+    if typ == "alone":
         seat = a.seat
-        i = s._i.copy()
+        i = t[_I].copy()
         i.alone = (seat,)
-        n = _next(s, a, i)
-        n._phase = P_DEFENDER
-        n._to_act = (seat + 1) % 3
-        return n
-    n = _next(s, a)  # dummy, chosen before its cards are seen
-    n._phase = P_KEEP
-    return n
+        return _bid(t, i, P_DEFENDER, (seat + 1) % 3, a, 0)
+    # dummy, chosen before its cards are seen
+    return _bid(t, t[_I], P_KEEP, t[_TO_ACT], a, 0)
 
 
-def _apply_keep(s: HandState, a: Action, t: str, m: int) -> HandState:
+def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
     """The record holds the choice and the keep as one `dummy` action: this
     one replaces the keep-less `dummy` that chose the dummy."""
+    m = _check_keep(s, a, typ)
+    t = s._t
     seat = a.seat
-    i = s._i.copy()
+    i = t[_I].copy()
     i.dummy_used = True
-    i.maker_discards = (s._hands[seat] | i.dummy_mask) ^ m
-    n = s._clone()
-    n._actions = s._actions[:-1] + (a,)  # noqa: RUF005
-    n._i = i
-    n._hands = _with(s._hands, seat, m)
-    n._phase = P_DEFENDER
-    n._to_act = (seat + 1) % 3
-    return n
+    i.maker_discards = (t[_H0 + seat] | i.d.dummy_mask) ^ m
+    return _with_hand(t, i, P_DEFENDER, (seat + 1) % 3, seat, m, (t[_LOG][0], a))
 
 
-def _apply_defender(s: HandState, a: Action, t: str, _: int) -> HandState:
-    i = s._i
+def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
+    # (`_check_defender` accepts both types.)
+    t = s._t
+    i = t[_I]
     seat = a.seat
-    first = (i.maker + 1) % 3  # type: ignore[operator]
-    other = (i.maker + 2) % 3  # type: ignore[operator]
-    if t == "alone":
+    first = (i.maker + 1) % 3
+    other = (i.maker + 2) % 3
+    if typ == "alone":
         i = i.copy()
         i.alone = tuple(sorted((*i.alone, seat)))
         i.sitting_out = other if seat == first else first
-        n = _next(s, a, i)
-        _start_play(n, i)
-    elif seat == first:  # pass
-        n = _next(s, a)
-        n._to_act = other
-    else:
-        i = i.copy()
-        n = _next(s, a, i)
-        _start_play(n, i)
+    elif seat == first:  # pass (`_bid`, inline)
+        n = HandState()
+        n._t = (
+            i, P_DEFENDER, other, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+            (t[_LOG], a), -1, 0,
+        )  # fmt: skip
+        return n
+    # Else nobody sits out: `i` stays as it is.
+    lead = _start_play(i)
+    n = HandState()
+    n._t = (
+        i, P_PLAY, lead, t[_H0], t[_H1], t[_H2], (), lead, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a),
+        t[_H0 + lead],  # `_playable` before a lead: the whole hand
+        0,
+    )  # fmt: skip
     return n
 
 
-def _start_play(n: HandState, i: _Info) -> None:
-    """Fix who plays and who leads."""
+def _start_play(i: _Info) -> int:
+    """Fix who plays, and return who leads. With nobody sitting out, the
+    deal's `next_seat` (all three, in turn) holds and `i` is not touched;
+    else `i` is the step's own copy."""
     out = i.sitting_out
-    if out is None:
-        i.n_active = 3
-        i.next_seat = (1, 2, 0)
-    else:
-        i.n_active = 2
+    if out is not None:
         nxt = [next_seat(s, out) for s in range(3)]
         i.next_seat = (nxt[0], nxt[1], nxt[2])
-    lead = opening_lead(i.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
-    n._phase = P_PLAY
-    n._to_act = lead
-    n._leader = lead
-    n._trick = ()
-    n._led = -1
+    return opening_lead(i.d.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
 
 
 def _set_trump(i: _Info, x: int) -> None:
@@ -1080,21 +1235,15 @@ def _set_trump(i: _Info, x: int) -> None:
     i.eff = EFF_SUIT[x]
 
 
-def _with(hands: tuple[int, int, int], seat: int, m: int) -> tuple[int, int, int]:
-    h = list(hands)
-    h[seat] = m
-    return (h[0], h[1], h[2])
-
-
-# Indexed by phase, as _CHECK.
-_APPLY: tuple[Callable[[HandState, Action, str, int], HandState], ...] = (
-    _apply_joker,
-    _apply_bid1,
-    _apply_pickup,
-    _apply_bid2,
-    _apply_maker,
-    _apply_keep,
-    _apply_defender,
+# Indexed by phase, as _CHECK and _TYPES.
+_STEP: tuple[Callable[[HandState, Action, str], HandState], ...] = (
+    _step_joker,
+    _step_bid1,
+    _step_pickup,
+    _step_bid2,
+    _step_maker,
+    _step_keep,
+    _step_defender,
 )
 
 

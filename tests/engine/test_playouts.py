@@ -29,7 +29,17 @@ from games.engine import (
     result,
     view,
 )
-from games.engine.cards import CARD_INDEX, CARD_STRS, DECK_MASKS, bit, cards_of, mask_of
+from games.engine.cards import (
+    CARD_INDEX,
+    CARD_STRS,
+    DECK_MASKS,
+    POWER,
+    bit,
+    cards_of,
+    mask_of,
+    winner_of,
+)
+from games.engine.hand import _playable
 
 from .helpers import rules_combos
 
@@ -104,6 +114,15 @@ def check_invariants(s: HandState) -> None:
             assert sorted(sv["hand"] or []) == sorted(s.hand_of(seat))
     if s.over:
         assert v["deal"] is not None and v["result"] == result(s)
+    # What `apply` keeps to go fast is what the rules say: the playable
+    # cards (`_playable`) and the trick's best card so far (cards.winner_of).
+    if s.phase == Phase.PLAY:
+        assert s._to_act is not None and i.trump is not None
+        assert s._ok == _playable(s, s._to_act)
+        if s._trick:
+            power = POWER[i.trump][s._led]
+            assert s._by == winner_of(s._trick, power)
+            assert s._best == max(power[c] for _, c in s._trick)
 
 
 def _random_illegal(s: HandState, rng: random.Random) -> None:
