@@ -1,13 +1,15 @@
 """The engine's state of each game, rebuilt from its stored hand records and
 kept (committed states only) for the next move and the next push.
 
-Kept twice: in this process (the last few hundred states), and in the shared
-cache (Redis) for a few minutes, because a game's consecutive moves go to
-any process of any worker. A state another process stored is read back
-(one GET and an unpickling, about half a millisecond) instead of being
-replayed from all the game's hand records (a query and the replay: 1-3 ms,
-more on PostgreSQL; docs/performance.md). The shared key carries a stamp of
-the engine's source, so a state pickled by other code is never read.
+Kept in this process (the last few hundred states) and, with
+GAME_STATE_SHARED (the default on PostgreSQL), in the shared cache (Redis)
+for a few minutes, because a game's consecutive moves go to any process of
+any worker. A state another process stored is then read back (one GET and
+an unpickling, about half a millisecond) instead of being replayed from all
+the game's hand records (a query and the replay: about 3 ms on PostgreSQL,
+1-1.5 ms on SQLite, where sharing costs about what it saves:
+docs/performance.md). The shared key carries a stamp of the engine's
+source, so a state pickled by other code is never read.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections import OrderedDict
 from functools import partial
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
@@ -92,6 +95,8 @@ def cache_put(key: tuple[int, object, int], state: GameState) -> None:
     """Only committed states go here: `game_state` puts what it read from the
     database, `game_act` what it stored, once the transaction has committed."""
     _local_put(key, state)
+    if not settings.GAME_STATE_SHARED:
+        return
     try:
         cache.set(_shared_key(key), state, SHARED_SECONDS)
     except Exception:  # Redis away: this process still has it, others rebuild
@@ -105,6 +110,8 @@ def _local_put(key: tuple[int, object, int], state: GameState) -> None:
 
 
 def _shared_get(key: tuple[int, object, int]) -> GameState | None:
+    if not settings.GAME_STATE_SHARED:
+        return None
     try:
         state = cache.get(_shared_key(key))
     except Exception:  # Redis away, or a pickle this code cannot read: rebuild

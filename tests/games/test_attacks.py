@@ -292,11 +292,15 @@ def test_a_failed_commit_leaves_no_trace_in_the_state_cache(game: Game) -> None:
 
 @pytest.mark.django_db
 def test_another_process_reads_a_moves_state_from_the_shared_cache(
-    game: Game, django_assert_num_queries: Any, django_capture_on_commit_callbacks: Any
+    game: Game,
+    django_assert_num_queries: Any,
+    django_capture_on_commit_callbacks: Any,
+    settings: Any,
 ) -> None:
-    """A game's next move may go to any worker process: the state its last
-    move stored is read from Redis there, not replayed from the records; a
-    state under another engine's stamp is never read."""
+    """A game's next move may go to any worker process: with
+    GAME_STATE_SHARED (PostgreSQL's default) the state its last move stored
+    is read from Redis there, not replayed from the records."""
+    settings.GAME_STATE_SHARED = True
     seat = to_act(game)
     user = players(game.table)[seat]
     with django_capture_on_commit_callbacks(execute=True):
