@@ -37,6 +37,9 @@ from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
 from .services import leaderboard as leaderboard_rows
 
 
+HISTORY_PAGE = 50  # hands a page of the hand history
+
+
 def _me(request: HttpRequest) -> User:
     """The signed-in user (every view here requires one)."""
     user = request.user
@@ -182,7 +185,7 @@ def history(request: HttpRequest) -> HttpResponse:
             {"page": None, "filters": shown, "query": ""},
             status=400,
         )
-    page = Paginator(selectors.history(_me(request), form.cleaned_data), 50).get_page(
+    page = Paginator(selectors.history(_me(request), form.cleaned_data), HISTORY_PAGE).get_page(
         request.GET.get("page")
     )
     return render(
