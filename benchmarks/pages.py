@@ -70,9 +70,7 @@ def measure(requests: int) -> dict[str, Any]:
 
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.DEBUG = False
-    busiest = (
-        GameFact.objects.values("user").annotate(n=Count("pk")).order_by("-n", "user").first()
-    )
+    busiest = GameFact.objects.values("user").annotate(n=Count("pk")).order_by("-n", "user").first()
     assert busiest is not None, "an empty database: run fill_history first"
     user = User.objects.get(pk=busiest["user"])
     my_hands = HandFact.objects.filter(user=user).count()
@@ -106,10 +104,10 @@ def measure(requests: int) -> dict[str, Any]:
     for name, url in pages.items():
         for _ in range(3):  # warm-up: templates compiled, caches filled
             assert client.get(url).status_code == 200, url
-        queries = []
+        queries: list[str] = []
 
-        def count(execute: Any, sql: str, *rest: Any) -> Any:
-            queries.append(sql)
+        def count(execute: Any, sql: str, *rest: Any, seen: list[str] = queries) -> Any:
+            seen.append(sql)
             return execute(sql, *rest)
 
         with connection.execute_wrapper(count):

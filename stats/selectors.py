@@ -399,6 +399,12 @@ def history(user: User, filters: Mapping[str, object]) -> QuerySet[HandFact]:
     return qs.order_by("-finished", "-hand_id")
 
 
+def history_facts(ids: list[int]) -> list[HandFact]:
+    """The facts of a page of the hand history, by id, in the history's order."""
+    rows = HandFact.objects.filter(pk__in=ids).select_related("hand", "game__table")
+    return sorted(rows, key=lambda f: (f.finished, f.hand_id), reverse=True)
+
+
 def seat_names(game: Game) -> dict[int, str]:
     return {s.position: s.display_name for s in game.table.seats.select_related("user")}
 

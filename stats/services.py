@@ -490,9 +490,7 @@ def ranks_of(scores: list[int]) -> list[int]:
     return [1 + sum(other > s for other in scores) for s in scores]
 
 
-def rating_ranks(
-    scores: list[int], winner: int | None, left: Collection[int] = ()
-) -> list[float]:
+def rating_ranks(scores: list[int], winner: int | None, left: Collection[int] = ()) -> list[float]:
     """The places a game's seats are rated by: the winner first, whatever the
     scores say; who left (`left`, seats) last, whatever their stand-in scored;
     the others by score."""
@@ -570,11 +568,10 @@ def rating_series(*, user_id: int) -> list[RatingPoint]:
     ]
 
 
-def leaderboard(limit: int = 100) -> list[Rating]:
-    """The established ratings (no provisional one), highest shown rating first."""
-    return list(
-        Rating.objects.filter(established_q()).select_related("user").order_by("-mu", "pk")[:limit]
-    )
+def leaderboard() -> QuerySet[Rating]:
+    """The established ratings (no provisional one), highest shown rating first
+    (the page shows a slice of it)."""
+    return Rating.objects.filter(established_q()).select_related("user").order_by("-mu", "pk")
 
 
 # --------------------------------------------------------------------------- the tasks' work

@@ -36,7 +36,6 @@ from .review import agreement_progress, agreement_request, review_request
 from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
 from .services import leaderboard as leaderboard_rows
 
-
 HISTORY_PAGE = 50  # hands a page of the hand history
 
 
@@ -157,12 +156,17 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "stats/player.html", ctx)
 
 
+LEADERBOARD_PAGE = 50  # players a page of the leaderboard
+
+
 @login_required
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Every established rating, highest first, LEADERBOARD_PAGE a page."""
+    page = Paginator(leaderboard_rows(), LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "stats/leaderboard.html",
-        {"rows": leaderboard_rows(), "min_games": PROVISIONAL_GAMES},
+        {"rows": page.object_list, "page": page, "min_games": PROVISIONAL_GAMES},
     )
 
 
@@ -185,15 +189,16 @@ def history(request: HttpRequest) -> HttpResponse:
             {"page": None, "filters": shown, "query": ""},
             status=400,
         )
-    page = Paginator(selectors.history(_me(request), form.cleaned_data), HISTORY_PAGE).get_page(
-        request.GET.get("page")
-    )
+    # Django's Paginator over the ids alone (the index's own column, so a
+    # far page skips index entries, not rows), then the page's rows by id.
+    ids = selectors.history(_me(request), form.cleaned_data).values_list("pk", flat=True)
+    page = Paginator(ids, HISTORY_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "stats/history.html",
         {
             "page": page,
-            "rows": selectors.history_rows(page.object_list),
+            "rows": selectors.history_rows(selectors.history_facts(list(page.object_list))),
             "games": selectors.recent_games(_me(request).pk) if page.number == 1 else [],
             "filters": shown,
             "query": form.query(),
