@@ -49,31 +49,20 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def measure(requests: int) -> dict[str, Any]:
-    """Time the pages on the database of DATABASE_URL (already filled)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import connection
+def page_urls() -> tuple[Any, dict[str, str]]:
+    """The busiest player (most games) and the pages measured, by name: what
+    they see of the filled database. Django must be set up."""
     from django.db.models import Count
-    from django.test import Client
 
     from accounts.models import User
     from daily.models import DailyDeal
-    from games.models import Hand, Table
-    from stats import services
+    from games.models import Table
     from stats.models import GameFact, HandFact
     from stats.views import HISTORY_PAGE
 
-    settings.ALLOWED_HOSTS = ["testserver"]
-    settings.DEBUG = False
     busiest = GameFact.objects.values("user").annotate(n=Count("pk")).order_by("-n", "user").first()
     assert busiest is not None, "an empty database: run fill_history first"
     user = User.objects.get(pk=busiest["user"])
-    my_hands = HandFact.objects.filter(user=user).count()
     live = Table.objects.filter(status=Table.Status.PLAYING).order_by("pk").first()
     done = (
         Table.objects.filter(
@@ -85,8 +74,8 @@ def measure(requests: int) -> dict[str, Any]:
     fact = HandFact.objects.filter(user=user).order_by("-finished", "-hand_id").first()
     deal = DailyDeal.objects.order_by("-date").first()
     assert live and done and fact and deal
-    last_page = max(1, -(-my_hands // HISTORY_PAGE))
-    pages = {
+    last_page = max(1, -(-HandFact.objects.filter(user=user).count() // HISTORY_PAGE))
+    return user, {
         "lobby": "/lobby/",
         "table (in progress)": f"/tables/{live.pk}/",
         "table (finished)": f"/tables/{done.pk}/",
@@ -98,6 +87,29 @@ def measure(requests: int) -> dict[str, Any]:
         "replay": f"/stats/hands/{fact.hand_id}/",
         "daily deal's day": f"/daily/{deal.date.isoformat()}/",
     }
+
+
+def measure(requests: int) -> dict[str, Any]:
+    """Time the pages on the database of DATABASE_URL (already filled)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "euchre_site.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.test import Client
+
+    from accounts.models import User
+    from games.models import Hand
+    from stats import services
+    from stats.models import GameFact, HandFact
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.DEBUG = False
+    user, pages = page_urls()
+    my_hands = HandFact.objects.filter(user=user).count()
+    my_games = GameFact.objects.filter(user=user).count()
     client = Client()
     client.force_login(user)
     out: dict[str, Any] = {"pages": {}}
@@ -147,7 +159,7 @@ def measure(requests: int) -> dict[str, Any]:
         hands=hands,
         games=GameFact.objects.values("game").distinct().count(),
         busiest=user.username,
-        busiest_games=busiest["n"],
+        busiest_games=my_games,
         busiest_hands=my_hands,
         size=size,
         requests=requests,

@@ -21,7 +21,6 @@ import contextlib
 import datetime
 import itertools
 import random
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from allauth.account.models import EmailAddress
 from django.apps import apps
 from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -123,8 +122,8 @@ class Command(BaseCommand):
     # ------------------------------------------------------------------ helpers
 
     def say(self, text: str) -> None:
-        sys.stderr.write(f"[{time.perf_counter() - self.t0:7.1f} s] {text}\n")
-        sys.stderr.flush()
+        self.stderr.write(f"[{time.perf_counter() - self.t0:7.1f} s] {text}")
+        self.stderr.flush()
 
     def players(self, k: int) -> list[int]:
         """k distinct players, the busy ones more often (weights ~ 1/rank)."""
@@ -160,6 +159,8 @@ class Command(BaseCommand):
         self.fill_live()
         self.fill_social()
         self.fill_stats()
+        with connection.cursor() as cursor:  # the planner's statistics, as a live database has
+            cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
         self.say(
             f"done: {User.objects.count()} players, {Game.objects.count()} games, "
             f"{Hand.objects.count()} hands, {HandFact.objects.count()} hand facts"
@@ -167,6 +168,7 @@ class Command(BaseCommand):
 
     def fill_users(self) -> None:
         n = self.o["players"]
+        first = User.objects.count() + 1  # after --force, names of its own
         password = make_password("history")  # one hash for all: hashing is slow on purpose
         rows = [
             User(
@@ -175,20 +177,14 @@ class Command(BaseCommand):
                 password=password,
                 date_joined=self.start - DAY - self.rng.random() * 30 * DAY,
             )
-            for i in range(1, n + 1)
+            for i in range(first, first + n)
         ]
+        made: list[User] = []
         for chunk in batched(rows, 5000):
-            User.objects.bulk_create(chunk)
-        self.user_ids = list(
-            User.objects.filter(username__startswith="player")
-            .order_by("username")
-            .values_list("pk", flat=True)
-        )
+            made += User.objects.bulk_create(chunk)
+        self.user_ids = [u.pk for u in made]
         EmailAddress.objects.bulk_create(
-            [
-                EmailAddress(user_id=u.pk, email=u.email, verified=True, primary=True)
-                for u in User.objects.filter(pk__in=self.user_ids).only("pk", "email")
-            ],
+            [EmailAddress(user_id=u.pk, email=u.email, verified=True, primary=True) for u in made],
             batch_size=5000,
         )
         self.cum = list(itertools.accumulate(1.0 / (r + 10) for r in range(len(self.user_ids))))
@@ -411,16 +407,19 @@ class Command(BaseCommand):
         days, per_day = self.o["days"], min(self.o["daily_entries"], len(self.user_ids))
         rules = engine.Rules()
         today = daily_services.today(self.now)
+        dates = [today - d * DAY for d in range(days, 0, -1)]  # up to yesterday: today's is open
+        taken = set(DailyDeal.objects.filter(date__in=dates).values_list("date", flat=True))
         deals = DailyDeal.objects.bulk_create(
             [
                 DailyDeal(
-                    date=today - d * DAY,
+                    date=date,
                     seed=f"{self.rng.getrandbits(256):064x}",
                     rules=rules.to_dict(),
                     first_dealer=0,
                     deals=[],
                 )
-                for d in range(days, 0, -1)  # up to yesterday: today's is still open
+                for date in dates
+                if date not in taken  # after --force: the days it has are kept
             ]
         )
         for deal in deals:
