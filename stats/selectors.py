@@ -512,7 +512,8 @@ def rating_before() -> Subquery:
     """For a RatingEvent queryset: the mu of the same rating's event before each
     one (None for its first)."""
     return Subquery(
-        RatingEvent.objects.filter(rating=OuterRef("rating"))
+        # at <= the event's: a range of the index (rating, at), read from its end.
+        RatingEvent.objects.filter(rating=OuterRef("rating"), at__lte=OuterRef("at"))
         .filter(Q(at__lt=OuterRef("at")) | Q(at=OuterRef("at"), pk__lt=OuterRef("pk")))
         .order_by("-at", "-pk")
         .values("mu")[:1]
@@ -546,6 +547,7 @@ def recent_games(user_id: int, limit: int = RECENT_GAMES) -> list[RecentGame]:
             rating__user_id=user_id, game_id__in=[f.game_id for f in facts]
         )
         .annotate(before=rating_before())
+        .order_by()  # a dict: no order, so the (rating, game) index finds the rows
         .values_list("game_id", "mu", "before")
     }
     rows: list[RecentGame] = []
