@@ -111,6 +111,7 @@ class Command(BaseCommand):
         parser.add_argument("--hands-per-game", type=int, default=10, help="about, on average")
         parser.add_argument("--pool", type=int, default=3000, help="engine-played games reused")
         parser.add_argument("--live", type=int, default=50, help="games in progress")
+        parser.add_argument("--open", type=int, default=30, help="tables waiting for players")
         parser.add_argument("--days", type=int, default=365, help="days of daily deals")
         parser.add_argument("--daily-entries", type=int, default=30, help="players a day")
         parser.add_argument("--friends", type=int, default=5, help="per player")
@@ -157,6 +158,7 @@ class Command(BaseCommand):
             self.fill_games()
             self.fill_daily()
         self.fill_live()
+        self.fill_open()
         self.fill_social()
         self.fill_stats()
         with connection.cursor() as cursor:  # the planner's statistics, as a live database has
@@ -401,6 +403,18 @@ class Command(BaseCommand):
                 )
             made += 1
         self.say(f"{made} games in progress")
+
+    def fill_open(self) -> None:
+        """Tables in the lobby: their owner seated, waiting for two more."""
+        for k, owner in enumerate(self.players(min(self.o["open"], len(self.user_ids)))):
+            table = Table.objects.create(
+                name=f"Open table {k + 1}", owner_id=owner, rules=engine.Rules().to_dict()
+            )
+            Seat.objects.bulk_create(
+                [Seat(table=table, position=0, user_id=owner)]
+                + [Seat(table=table, position=s) for s in (1, 2)]
+            )
+        self.say(f"{self.o['open']} tables waiting for players")
 
     def fill_daily(self) -> None:
         """A year of daily deals, each played by some players against the hard bots."""
