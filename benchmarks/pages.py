@@ -12,7 +12,7 @@ player's statistics recompute and the database's size. It prints a table
 (docs/data-growth.md). A page whose query count differs between the two
 sizes is marked: no page's count may grow with the data.
 
-    python -m benchmarks.pages --database-url URL   # measure a filled database only
+    python -m benchmarks.pages --database-url URL [--database-url URL2]   # filled before
 """
 
 from __future__ import annotations
@@ -227,7 +227,8 @@ def report(results: list[dict[str, Any]]) -> None:
         per_m = r["size"] / max(1, r["hands"]) * 1_000_000 / 2**20
         print(
             f"at {r['hands']} hands: database {r['size'] / 2**20:.0f} MiB "
-            f"({per_m:.0f} MiB per million hands), filled in {r['fill']:.0f} s"
+            f"({per_m:.0f} MiB per million hands)"
+            + (f", filled in {r['fill']:.0f} s" if r["fill"] else "")
         )
     if small:
         print("query counts equal at both sizes" if not grew else f"counts differ: {grew}")
@@ -241,7 +242,11 @@ def main() -> None:
     parser.add_argument("--compare", type=float, default=0.1, help="the smaller size; 0: none")
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--requests", type=int, default=30)
-    parser.add_argument("--database-url", help="measure this filled database only")
+    parser.add_argument(
+        "--database-url",
+        action="append",
+        help="measure this filled database only (twice: the smaller first, counts compared)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -249,10 +254,18 @@ def main() -> None:
         print(json.dumps(measure(args.requests)))
         return
     if args.database_url:
-        os.environ["DATABASE_URL"] = args.database_url
-        got = measure(args.requests)
-        got.update(scale=None, fill=0.0)
-        report([got])
+        results = []
+        child = [sys.executable, "-m", "benchmarks.pages", "--measure", "--requests"]
+        for url in args.database_url:  # each in its own process: settings are read once
+            got = subprocess.run(
+                [*child, str(args.requests)],
+                env={**os.environ, "DATABASE_URL": url},
+                check=True,
+                stdout=subprocess.PIPE,
+                cwd=ROOT,
+            )
+            results.append({**json.loads(got.stdout), "scale": None, "fill": 0.0})
+        report(results)
         return
     scales = [s for s in (args.compare, args.scale) if s]
     proc = None
