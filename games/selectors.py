@@ -74,26 +74,25 @@ def _my_seats(user: User) -> QuerySet[Seat]:
 def my_games(user: User, page: str | int | None = None) -> tuple[list[MyGame], Page[Seat]]:
     """The user's games: on the first page every table not finished yet,
     theirs to play first by deadline, then the rest; then the finished ones,
-    last updated first, MY_GAMES_PAGE a page (Django's Paginator: numbered
-    pages, links without JavaScript). `page` is the page's number as asked
-    (a wrong one gives the first or the last page)."""
-    finished = Paginator(
-        _my_seats(user)
-        .filter(table__status=Table.Status.FINISHED)
-        .order_by("-table__updated", "-table_id"),
-        MY_GAMES_PAGE,
-    ).get_page(page)
+    newest table first, MY_GAMES_PAGE a page (Django's Paginator: numbered
+    pages, links without JavaScript). The pages run over all the user's
+    seats by the index (user, table), so a page reads a page of rows; the
+    tables not finished are left out of them (they head the first page).
+    `page` is the page's number as asked (a wrong one gives the first or
+    the last page)."""
+    seats = Paginator(_my_seats(user).order_by("-table_id"), MY_GAMES_PAGE).get_page(page)
     rows = []
-    if finished.number == 1:
+    if seats.number == 1:
         in_play = _my_game_rows(
             _my_seats(user)
-            .exclude(table__status=Table.Status.FINISHED)
-            .order_by("-table__updated", "-table_id")[:MY_GAMES_IN_PLAY]
+            .filter(table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+            .order_by("-table_id")[:MY_GAMES_IN_PLAY]
         )
         far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
         in_play.sort(key=lambda r: (not r.your_turn, r.deadline or far))
         rows = in_play
-    return rows + _my_game_rows(finished.object_list), finished
+    finished = [s for s in seats.object_list if s.table.status == Table.Status.FINISHED]
+    return rows + _my_game_rows(finished), seats
 
 
 def latest_game(table: Table) -> Game | None:

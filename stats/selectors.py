@@ -399,9 +399,11 @@ def history(user: User, filters: Mapping[str, object]) -> QuerySet[HandFact]:
     return qs.order_by("-finished", "-hand_id")
 
 
-def history_facts(ids: list[int]) -> list[HandFact]:
-    """The facts of a page of the hand history, by id, in the history's order."""
-    rows = HandFact.objects.filter(pk__in=ids).select_related("hand", "game__table")
+def history_facts(user: User, hand_ids: list[int]) -> list[HandFact]:
+    """The user's facts of a page of the hand history, by hand, in the history's order."""
+    rows = HandFact.objects.filter(user=user, hand_id__in=hand_ids).select_related(
+        "hand", "game__table"
+    )
     return sorted(rows, key=lambda f: (f.finished, f.hand_id), reverse=True)
 
 

@@ -189,17 +189,19 @@ def history(request: HttpRequest) -> HttpResponse:
             {"page": None, "filters": shown, "query": ""},
             status=400,
         )
-    # Django's Paginator over the ids alone (the index's own column, so a
-    # far page skips index entries, not rows), then the page's rows by id.
-    ids = selectors.history(_me(request), form.cleaned_data).values_list("pk", flat=True)
+    # Django's Paginator over the hands' ids alone (a column of the index
+    # (user, finished, hand), so a far page skips index entries, not rows),
+    # then the page's rows by hand.
+    me = _me(request)
+    ids = selectors.history(me, form.cleaned_data).values_list("hand_id", flat=True)
     page = Paginator(ids, HISTORY_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "stats/history.html",
         {
             "page": page,
-            "rows": selectors.history_rows(selectors.history_facts(list(page.object_list))),
-            "games": selectors.recent_games(_me(request).pk) if page.number == 1 else [],
+            "rows": selectors.history_rows(selectors.history_facts(me, list(page.object_list))),
+            "games": selectors.recent_games(me.pk) if page.number == 1 else [],
             "filters": shown,
             "query": form.query(),
         },
