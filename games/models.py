@@ -188,6 +188,8 @@ class Seat(models.Model):
                 condition=models.Q(position__lte=2), name="seat_position_0_to_2"
             ),
         ]
+        # A player's seats, newest table first: the pages of My games (selectors.my_games).
+        indexes = [models.Index(fields=["user", "table"], name="seat_user_table")]
 
     def __str__(self) -> str:
         return self.display_name

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
@@ -26,17 +28,11 @@ class MyGame:
     bot_playing: bool  # a bot plays the player's seat
 
 
-def my_games(user: User) -> list[MyGame]:
-    """The user's games, theirs to play first by deadline, then the rest."""
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("table")
-        .prefetch_related(
-            Prefetch("table__seats", queryset=Seat.objects.select_related("user")),
-            Prefetch("table__games", queryset=Game.objects.order_by("-number")),
-        )
-        .order_by("-table__updated")[:200]
-    )
+MY_GAMES_PAGE = 25  # finished tables a page of "My games"
+MY_GAMES_IN_PLAY = 200  # tables not finished yet, at most, all on the first page
+
+
+def _my_game_rows(seats: Iterable[Seat]) -> list[MyGame]:
     rows = []
     for seat in seats:
         table = seat.table
@@ -61,9 +57,42 @@ def my_games(user: User) -> list[MyGame]:
                 bot_playing=seat.is_bot,
             )
         )
-    far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
-    rows.sort(key=lambda r: (not r.your_turn, r.deadline or far))
     return rows
+
+
+def _my_seats(user: User) -> QuerySet[Seat]:
+    return (
+        Seat.objects.filter(user=user)
+        .select_related("table")
+        .prefetch_related(
+            Prefetch("table__seats", queryset=Seat.objects.select_related("user")),
+            Prefetch("table__games", queryset=Game.objects.order_by("-number")),
+        )
+    )
+
+
+def my_games(user: User, page: str | int | None = None) -> tuple[list[MyGame], Page[Seat]]:
+    """The user's games: on the first page every table not finished yet,
+    theirs to play first by deadline, then the rest; then the finished ones,
+    newest table first, MY_GAMES_PAGE a page (Django's Paginator: numbered
+    pages, links without JavaScript). The pages run over all the user's
+    seats by the index (user, table), so a page reads a page of rows; the
+    tables not finished are left out of them (they head the first page).
+    `page` is the page's number as asked (a wrong one gives the first or
+    the last page)."""
+    seats = Paginator(_my_seats(user).order_by("-table_id"), MY_GAMES_PAGE).get_page(page)
+    rows = []
+    if seats.number == 1:
+        in_play = _my_game_rows(
+            _my_seats(user)
+            .filter(table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+            .order_by("-table_id")[:MY_GAMES_IN_PLAY]
+        )
+        far = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+        in_play.sort(key=lambda r: (not r.your_turn, r.deadline or far))
+        rows = in_play
+    finished = [s for s in seats.object_list if s.table.status == Table.Status.FINISHED]
+    return rows + _my_game_rows(finished), seats
 
 
 def latest_game(table: Table) -> Game | None:

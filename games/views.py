@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -401,10 +402,15 @@ def game_record(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def my_games(request: HtmxHttpRequest) -> HttpResponse:
     """Every game the player is seated in: their turn first (most urgent
     deadline first), then the others with whose turn it is."""
-    rows = selectors.my_games(_player(request))
+    number = request.GET.get("page")
     if request.htmx and request.GET.get("partial"):
-        return render(request, "games/my_games.html#list", {"rows": rows})
-    return render(request, "games/my_games.html", {"rows": rows})
+        # The push's refresh (games.realtime) asks without a page: the one the reader is on.
+        current = request.htmx.current_url_abs_path or ""
+        number = number or QueryDict(urlsplit(current).query).get("page")
+        rows, page = selectors.my_games(_player(request), number)
+        return render(request, "games/my_games.html#list", {"rows": rows, "page": page})
+    rows, page = selectors.my_games(_player(request), number)
+    return render(request, "games/my_games.html", {"rows": rows, "page": page})
 
 
 @login_required

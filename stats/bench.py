@@ -22,8 +22,9 @@ import time
 from games import engine  # pure Python: no Django needed yet
 
 
-def _play_game(rng: random.Random) -> engine.GameState:
-    state = engine.new_game(engine.Rules(), 10, rng.randrange(3))
+def play_game(rng: random.Random, target: int = 10) -> engine.GameState:
+    """A whole game played by random legal moves (the fill_history command's too)."""
+    state = engine.new_game(engine.Rules(), target, rng.randrange(3))
     while not state.over:
         state = engine.game_start_hand(state, rng)
         while state.current is not None and not state.current.over:
@@ -55,7 +56,7 @@ def main() -> None:
 
     from games.models import Game, Hand, Seat, Table
     from stats import services
-    from stats.facts import rules_key, seat_facts
+    from stats.facts import rules_key
     from stats.models import GameFact, HandFact
 
     settings.ALLOWED_HOSTS = ["testserver"]
@@ -70,7 +71,7 @@ def main() -> None:
     t0 = time.perf_counter()
     stored = 0
     while stored < args.hands:
-        state = _play_game(rng)
+        state = play_game(rng)
         table = Table.objects.create(
             name="bench", owner=hero, rules=engine.Rules().to_dict(), target=10, status="finished"
         )
@@ -94,16 +95,12 @@ def main() -> None:
                 for n, h in enumerate(state.hands)
             ]
         )
+        people = {i: u.pk for i, u in enumerate((hero, p2, p3))}
         facts = []
         for hand in hands:
-            assert hand.result is not None  # written just above
-            for f in seat_facts(hand.record, hand.result):
-                facts.append(
-                    HandFact(
-                        hand=hand, game=game, user=(hero, p2, p3)[f["seat"]], finished=at,
-                        mode="live", rules_key=rules_key(table.rules), **f,
-                    )
-                )  # fmt: skip
+            facts += services.hand_fact_rows(
+                hand=hand, people=people, finished=at, mode="live", key=rules_key(table.rules)
+            )
         HandFact.objects.bulk_create(facts)
         GameFact.objects.bulk_create(
             [

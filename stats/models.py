@@ -57,7 +57,9 @@ class HandFact(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["hand", "user"], name="one_fact_per_hand_user")
         ]
-        indexes = [models.Index(fields=["user", "finished"])]
+        # The hand history's order (stats.selectors.history): a page of it
+        # reads this index alone, however far back (docs/data-growth.md).
+        indexes = [models.Index(fields=["user", "finished", "hand"], name="handfact_user_history")]
 
     def __str__(self) -> str:
         return f"hand {self.hand_id} / user {self.user_id}"
@@ -291,6 +293,8 @@ class Rating(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
+        # The leaderboard's order (services.leaderboard), read from the top.
+        indexes = [models.Index(fields=["mu"], name="rating_mu")]
         constraints = [
             models.UniqueConstraint(
                 fields=["bot_level"],
@@ -336,6 +340,9 @@ class RatingEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["rating", "game"], name="one_event_per_rating_game")
         ]
+        # A rating's events in order: the one before a game (selectors.rating_before),
+        # the chart's last ones (services.rating_series).
+        indexes = [models.Index(fields=["rating", "at"], name="ratingevent_rating_at")]
 
     def __str__(self) -> str:
         return f"{self.rating_id} after game {self.game_id}"

@@ -399,6 +399,14 @@ def history(user: User, filters: Mapping[str, object]) -> QuerySet[HandFact]:
     return qs.order_by("-finished", "-hand_id")
 
 
+def history_facts(user: User, hand_ids: list[int]) -> list[HandFact]:
+    """The user's facts of a page of the hand history, by hand, in the history's order."""
+    rows = HandFact.objects.filter(user=user, hand_id__in=hand_ids).select_related(
+        "hand", "game__table"
+    )
+    return sorted(rows, key=lambda f: (f.finished, f.hand_id), reverse=True)
+
+
 def seat_names(game: Game) -> dict[int, str]:
     return {s.position: s.display_name for s in game.table.seats.select_related("user")}
 
@@ -506,7 +514,8 @@ def rating_before() -> Subquery:
     """For a RatingEvent queryset: the mu of the same rating's event before each
     one (None for its first)."""
     return Subquery(
-        RatingEvent.objects.filter(rating=OuterRef("rating"))
+        # at <= the event's: a range of the index (rating, at), read from its end.
+        RatingEvent.objects.filter(rating=OuterRef("rating"), at__lte=OuterRef("at"))
         .filter(Q(at__lt=OuterRef("at")) | Q(at=OuterRef("at"), pk__lt=OuterRef("pk")))
         .order_by("-at", "-pk")
         .values("mu")[:1]
@@ -540,6 +549,7 @@ def recent_games(user_id: int, limit: int = RECENT_GAMES) -> list[RecentGame]:
             rating__user_id=user_id, game_id__in=[f.game_id for f in facts]
         )
         .annotate(before=rating_before())
+        .order_by()  # a dict: no order, so the (rating, game) index finds the rows
         .values_list("game_id", "mu", "before")
     }
     rows: list[RecentGame] = []

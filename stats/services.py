@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import TypedDict
 
 from django.db import IntegrityError, transaction
@@ -26,7 +26,18 @@ from euchre_site.safe_json import JSONTooLarge, loads_limited
 from games import engine
 from games.models import Game, Hand, Seat
 
-from .facts import BOT_ONLY, DAILY, GUEST, HINTS, LEFT, SeatPlay, rules_key, seat_facts, seat_play
+from .facts import (
+    BOT_ONLY,
+    DAILY,
+    GUEST,
+    HINTS,
+    LEFT,
+    SeatFacts,
+    SeatPlay,
+    rules_key,
+    seat_facts,
+    seat_play,
+)
 from .models import (
     POSITIONS,
     Agreement,
@@ -74,23 +85,44 @@ def hand_facts_store(*, hand: Hand) -> list[int]:
         for seat, user_id in people.items()
         if seat_play([hand.record], seat).note != BOT_ONLY
     }
-    key = rules_key(table.rules)
-    finished = hand.finished or timezone.now()
-    rows = [
+    rows = hand_fact_rows(
+        hand=hand,
+        people=people,
+        finished=hand.finished or timezone.now(),
+        mode=table.mode,
+        key=rules_key(table.rules),
+    )
+    HandFact.objects.bulk_create(rows, ignore_conflicts=True)
+    return sorted(people.values())
+
+
+def hand_fact_rows(
+    *,
+    hand: Hand,
+    people: Mapping[int, int],
+    finished: datetime.datetime,
+    mode: str,
+    key: str,
+    facts: list[SeatFacts] | None = None,
+) -> list[HandFact]:
+    """The fact rows (unsaved) of a finished hand for the people by seat
+    ({seat: user id}); `facts`, its seat_facts when the caller has them."""
+    if facts is None:
+        assert hand.result is not None  # a finished hand
+        facts = seat_facts(hand.record, hand.result)
+    return [
         HandFact(
             hand=hand,
-            game=game,
+            game_id=hand.game_id,
             user_id=people[f["seat"]],
             finished=finished,
-            mode=table.mode,
+            mode=mode,
             rules_key=key,
             **f,
         )
-        for f in seat_facts(hand.record, hand.result)
+        for f in facts
         if f["seat"] in people
     ]
-    HandFact.objects.bulk_create(rows, ignore_conflicts=True)
-    return sorted(people.values())
 
 
 def game_facts_store(*, game: Game) -> list[int]:
@@ -458,6 +490,16 @@ def ranks_of(scores: list[int]) -> list[int]:
     return [1 + sum(other > s for other in scores) for s in scores]
 
 
+def rating_ranks(scores: list[int], winner: int | None, left: Collection[int] = ()) -> list[float]:
+    """The places a game's seats are rated by: the winner first, whatever the
+    scores say; who left (`left`, seats) last, whatever their stand-in scored;
+    the others by score."""
+    if winner is not None:
+        scores = [s + (1000 if i == winner else 0) for i, s in enumerate(scores)]
+    scores = [s - 10_000 if i in left else s for i, s in enumerate(scores)]
+    return [float(r) for r in ranks_of(scores)]
+
+
 def ratings_update(*, game: Game) -> bool:
     """Rate a finished game once. Bots are rated as one pseudo-player per level,
     so a person's game against two bots counts: a game is rated when it has at
@@ -490,17 +532,15 @@ def ratings_update(*, game: Game) -> bool:
     entrants = [player(s) for s in seats]
     if not rated or len(set(entrants)) < 2:
         return False
-    scores = list(game.scores)
-    if game.winner is not None:  # the winner first, whatever the scores say
-        scores = [s + (1000 if i == game.winner else 0) for i, s in enumerate(scores)]
-    # Who left is last, whatever their stand-in scored.
-    scores = [s - 10_000 if notes.get(i) == LEFT else s for i, s in enumerate(scores)]
+    ranks = rating_ranks(
+        list(game.scores), game.winner, left={i for i, note in notes.items() if note == LEFT}
+    )
     with transaction.atomic():
         if RatingEvent.objects.filter(game=game).exists():
             return False
         rows = [_rating_for(user_id=u, bot_level=level) for u, level in entrants]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
-        new = MODEL.rate(teams, ranks=[float(r) for r in ranks_of(scores)])
+        new = MODEL.rate(teams, ranks=ranks)
         # A bot level seated twice is one pseudo-player: its updates are averaged.
         updates: dict[int, list[tuple[float, float]]] = {}
         for row, team in zip(rows, new, strict=True):
@@ -528,11 +568,10 @@ def rating_series(*, user_id: int) -> list[RatingPoint]:
     ]
 
 
-def leaderboard(limit: int = 100) -> list[Rating]:
-    """The established ratings (no provisional one), highest shown rating first."""
-    return list(
-        Rating.objects.filter(established_q()).select_related("user").order_by("-mu", "pk")[:limit]
-    )
+def leaderboard() -> QuerySet[Rating]:
+    """The established ratings (no provisional one), highest shown rating first
+    (the page shows a slice of it)."""
+    return Rating.objects.filter(established_q()).select_related("user").order_by("-mu", "pk")
 
 
 # --------------------------------------------------------------------------- the tasks' work

@@ -36,6 +36,8 @@ from .review import agreement_progress, agreement_request, review_request
 from .services import MAX_IMPORT_BYTES, RecordTooLarge, import_game_record
 from .services import leaderboard as leaderboard_rows
 
+HISTORY_PAGE = 50  # hands a page of the hand history
+
 
 def _me(request: HttpRequest) -> User:
     """The signed-in user (every view here requires one)."""
@@ -154,12 +156,17 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "stats/player.html", ctx)
 
 
+LEADERBOARD_PAGE = 50  # players a page of the leaderboard
+
+
 @login_required
 def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Every established rating, highest first, LEADERBOARD_PAGE a page."""
+    page = Paginator(leaderboard_rows(), LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "stats/leaderboard.html",
-        {"rows": leaderboard_rows(), "min_games": PROVISIONAL_GAMES},
+        {"rows": page.object_list, "page": page, "min_games": PROVISIONAL_GAMES},
     )
 
 
@@ -182,16 +189,19 @@ def history(request: HttpRequest) -> HttpResponse:
             {"page": None, "filters": shown, "query": ""},
             status=400,
         )
-    page = Paginator(selectors.history(_me(request), form.cleaned_data), 50).get_page(
-        request.GET.get("page")
-    )
+    # Django's Paginator over the hands' ids alone (a column of the index
+    # (user, finished, hand), so a far page skips index entries, not rows),
+    # then the page's rows by hand.
+    me = _me(request)
+    ids = selectors.history(me, form.cleaned_data).values_list("hand_id", flat=True)
+    page = Paginator(ids, HISTORY_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "stats/history.html",
         {
             "page": page,
-            "rows": selectors.history_rows(page.object_list),
-            "games": selectors.recent_games(_me(request).pk) if page.number == 1 else [],
+            "rows": selectors.history_rows(selectors.history_facts(me, list(page.object_list))),
+            "games": selectors.recent_games(me.pk) if page.number == 1 else [],
             "filters": shown,
             "query": form.query(),
         },
