@@ -140,7 +140,7 @@ def service_env(redis_url: str) -> dict[str, str]:
         # A moment after a completed trick, as the site's 1.5 s: the trick is on
         # the table, named, before the next lead (tests/e2e/test_table_screen.py).
         # With none, the next lead's frame can overtake it.
-        BOT_TRICK_PAUSE="0.2",
+        BOT_TRICK_PAUSE="0.05",
         BOT_HAND_PAUSE="0",
         # Bots answer at once here, so a browser test's player moves faster than
         # any person could (a whole daily deal passed 40 moves in 10 s); the
