@@ -50,14 +50,10 @@ def quiet_bot_moves(**kwargs: object) -> None:
 
 @signals.worker_init.connect
 @signals.worker_process_init.connect
-def publish_directly(**kwargs: object) -> None:
-    """A worker's pushes go straight to Redis (euchre_site.push)."""
+def set_up_worker_process(**kwargs: object) -> None:
+    """Every process of a worker publishes straight to Redis (euchre_site.push)
+    and keeps its database connection (WORKER_CONN_MAX_AGE)."""
     push.publish_directly()
-
-
-@signals.worker_init.connect
-@signals.worker_process_init.connect
-def keep_database_connections(**kwargs: object) -> None:
     for conn in connections.all():
         if not conn.settings_dict.get("CONN_MAX_AGE"):
             conn.settings_dict["CONN_MAX_AGE"] = WORKER_CONN_MAX_AGE

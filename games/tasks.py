@@ -192,8 +192,8 @@ def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     if not seat.is_bot:
         return "not a bot"
     actor = services.Actor.bot(seat.position)
-    locked = fair and seat.bot_level in bots.SEARCHING
-    return _play(game, seat, seat.bot_level, actor, owner=game.table.owner_id if locked else None)
+    owner = services.lock_owner(game.table, seat) if fair else None
+    return _play(game, seat, seat.bot_level, actor, owner=owner)
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -265,10 +265,7 @@ def sweep_stalled_games() -> int:
     for game in playing.prefetch_related("table__seats"):
         seat = next(s for s in game.table.seats.all() if s.position == game.to_act)
         if seat.is_bot:
-            searching = seat.bot_level in bots.SEARCHING
-            play_bot_turn.delay(
-                game.pk, game.version, owner=game.table.owner_id if searching else None
-            )
+            play_bot_turn.delay(game.pk, game.version, owner=services.lock_owner(game.table, seat))
             n += 1
     return n
 

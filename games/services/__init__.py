@@ -41,7 +41,7 @@ from .tables import (
     table_revoke_invitation,
     table_set_bot,
 )
-from .turns import bot_countdown, only_card
+from .turns import bot_countdown, lock_owner, only_card
 
 __all__ = [
     "MAX_NAME",
@@ -61,6 +61,7 @@ __all__ = [
     "game_rematch",
     "game_state",
     "game_stop",
+    "lock_owner",
     "only_card",
     "seat_position",
     "seat_set_autopilot",

@@ -5,12 +5,12 @@ after-commit door), never by importing the pushes or the tasks.
 
 from __future__ import annotations
 
-from games import bots, events
+from games import events
 from games.engine import GameState
 from games.events import Event
 from games.models import Game, Hand, Table
 
-from .turns import bot_countdown, only_card
+from .turns import bot_countdown, lock_owner, only_card
 
 
 def after_move(
@@ -40,7 +40,7 @@ def after_move(
                 Event.BOT_TURN,
                 game_id,
                 version,
-                owner=game.table.owner_id if seat.bot_level in bots.SEARCHING else None,
+                owner=lock_owner(game.table, seat),
                 countdown=bot_countdown(game.table, previous, state),
             )
         elif seat.user is not None and seat.user.play_only_card and only_card(cur):

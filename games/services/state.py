@@ -15,6 +15,7 @@ source, so a state pickled by other code is never read.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import logging
 from collections import OrderedDict
@@ -40,9 +41,12 @@ SHARED_SECONDS = 300  # a live game moves every second or so; a by-turns one reb
 
 log = logging.getLogger(__name__)
 
-_ENGINE_STAMP = hashlib.sha256(
-    b"".join(p.read_bytes() for p in sorted(Path(engine.__file__).parent.glob("*.py")))
-).hexdigest()[:12]
+
+@functools.cache
+def _engine_stamp() -> str:
+    """A digest of the engine's source, read once, on the first shared state."""
+    files = sorted(Path(engine.__file__).parent.glob("*.py"))
+    return hashlib.sha256(b"".join(p.read_bytes() for p in files)).hexdigest()[:12]
 
 
 def cache_key(game: Game) -> tuple[int, object, int]:
@@ -52,7 +56,7 @@ def cache_key(game: Game) -> tuple[int, object, int]:
 def _shared_key(key: tuple[int, object, int]) -> str:
     game_id, created, version = key
     stamp = created.timestamp() if isinstance(created, datetime.datetime) else created
-    return f"game-state:{_ENGINE_STAMP}:{game_id}:{stamp}:{version}"
+    return f"game-state:{_engine_stamp()}:{game_id}:{stamp}:{version}"
 
 
 def game_state(game: Game) -> GameState:

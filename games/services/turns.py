@@ -9,9 +9,9 @@ import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from games import engine
+from games import bots, engine
 from games.engine import GameState
-from games.models import Game, Table
+from games.models import Game, Seat, Table
 
 
 def set_turn(game: Game, state: GameState) -> None:
@@ -34,6 +34,13 @@ def turn_deadline(game: Game, now: datetime.datetime) -> datetime.datetime | Non
         return None
     start = max(now, seat.user.vacation_until or now)
     return start + datetime.timedelta(seconds=seconds)
+
+
+def lock_owner(table: Table, seat: Seat) -> int | None:
+    """The player whose bot-move lock a bot's move at `seat` takes
+    (games.tasks.play_bot_turn): the table's owner for a searching bot
+    (bots.SEARCHING), nobody for the levels that decide at once."""
+    return table.owner_id if seat.bot_level in bots.SEARCHING else None
 
 
 def bot_countdown(table: Table, previous: GameState | None, state: GameState) -> float:
