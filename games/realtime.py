@@ -68,7 +68,7 @@ def broadcast_game(game_id: int, loaded: tuple[Game, GameState, Hand | None] | N
     else:
         game = selectors.with_seats(Game.objects.select_related("table")).get(pk=game_id)
         state = services.game_state(game)
-        hand = services.current_hand_row(game)
+        hand = services.current_hand_row(game, state)
     table = game.table
     seats = {s.position: s for s in table.seats.all()}
     present, spectators = presence.watching(

@@ -84,8 +84,11 @@ def _play(
     return "played"
 
 
-def _decide(game: Game, seat: Seat, level: str) -> services.Move:
-    state = services.game_state(game)
+def _decide(
+    game: Game, seat: Seat, level: str, state: engine.GameState | None = None
+) -> services.Move:
+    if state is None:
+        state = services.game_state(game)
     view = engine.game_view(state, seat.position)
     if game.bot_seed and state.current is not None:
         # The daily deal: fixed randomness and the hard bot's whole sample budget.
@@ -97,6 +100,14 @@ def _decide(game: Game, seat: Seat, level: str) -> services.Move:
         action = bot_action(level, view, random.Random(secrets.randbits(64))).to_dict()
     # The actor's seat: game_act takes the move without it.
     return {key: value for key, value in action.items() if key != "seat"}
+
+
+def _decide_at_once(game: Game, seat: Seat, state: engine.GameState) -> services.Move | None:
+    """services.bot_act's decision: a bot that decides at once, under the
+    game's lock; a searching bot's decision is made outside it (None)."""
+    if seat.bot_level in bots.SEARCHING:
+        return None
+    return _decide(game, seat, seat.bot_level, state)
 
 
 def owner_lock_key(owner_id: int) -> str:
@@ -178,13 +189,22 @@ def play_bot_turn(game_id: int, version: int, owner: int | None = None) -> str:
     alongside it. With `owner` given (the site gives it for searching bots
     only), a held lock is seen before any query; it is only taken once the
     move is known to be due, so a stale task never holds it. The other
-    levels decide in a tenth of a millisecond: no lock, no trip to Redis.
-    Run eagerly (in the caller's process: no workers to share) there is no
+    levels decide in a tenth of a millisecond: no lock, no trip to Redis,
+    and the move is decided and stored in one transaction (services.bot_act:
+    the game is read once). Run eagerly (in the caller's process: no workers to share) there is no
     lock: a deferral would call itself at once, over and over, while
     another thread decides."""
     fair = not play_bot_turn.app.conf.task_always_eager
     if fair and owner is not None and _owner_busy(owner):
         return _again_later(game_id, version, owner)
+    if owner is None:  # most likely a bot that decides at once: one transaction
+        try:
+            result = services.bot_act(game_id=game_id, version=version, decide=_decide_at_once)
+        except Refusal as exc:
+            log.info("move for game %s v%s not applied: %s", game_id, version, exc.message)
+            return "refused"
+        if result != "searching":
+            return "played" if isinstance(result, services.MoveResult) else result
     turn = _turn(game_id, version)
     if isinstance(turn, str):
         return turn

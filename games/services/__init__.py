@@ -4,7 +4,8 @@ by subject:
 - `tables`: tables before their game starts (open, seats, bots, the link);
 - `lifecycle`: a game starts (full table, rematch, daily deal), stops early,
   and its seats change hands under way (autopilot, away);
-- `moves`: `game_act`, one move exactly once;
+- `moves`: `game_act`, one move exactly once (`bot_act`: a bot's, decided
+  under the same lock);
 - `caps`: the caps on expert tables and autopilot seats;
 - `turns`: whose turn, its deadline, the site's pause before it moves;
 - `state`: the engine's state of a game, rebuilt and cached;
@@ -27,7 +28,7 @@ from .lifecycle import (
     seat_set_autopilot,
     seat_set_away,
 )
-from .moves import Actor, Move, MoveResult, game_act
+from .moves import Actor, Decide, Move, MoveResult, bot_act, game_act
 from .state import current_hand_row, game_state
 from .tables import (
     MAX_NAME,
@@ -48,9 +49,11 @@ __all__ = [
     "SEATS",
     "TIMEOUTS_BEFORE_HANDOVER",
     "Actor",
+    "Decide",
     "FixedDeals",
     "Move",
     "MoveResult",
+    "bot_act",
     "bot_countdown",
     "check_autopilot_seats",
     "check_expert_tables",

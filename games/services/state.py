@@ -32,8 +32,9 @@ from games.engine import GameState
 from games.models import Game, Hand, Seat
 
 # Keyed by (id, creation time, version): ids alone repeat when a database is
-# recreated (the tests do it constantly).
-_STATE_CACHE: OrderedDict[tuple[int, object, int], GameState] = OrderedDict()
+# recreated (the tests do it constantly). With each state, the id of the
+# game's current hand row at that version (current_hand_row).
+_STATE_CACHE: OrderedDict[tuple[int, object, int], tuple[GameState, int]] = OrderedDict()
 
 
 _STATE_CACHE_SIZE = 512
@@ -67,14 +68,14 @@ def game_state(game: Game) -> GameState:
     that then rolls back must never be the base of a later move.
     """
     key = cache_key(game)
-    state = _STATE_CACHE.get(key)
-    if state is not None:
+    kept = _STATE_CACHE.get(key)
+    if kept is not None:
         _STATE_CACHE.move_to_end(key)
-        return state
-    state = _shared_get(key)
-    if state is not None:
-        _local_put(key, state)
-        return state
+        return kept[0]
+    kept = _shared_get(key)
+    if kept is not None:
+        _local_put(key, kept)
+        return kept[0]
     hands = list(game.hands.order_by("number"))
     record = {
         "format": "euchre3-game/1",
@@ -87,44 +88,57 @@ def game_state(game: Game) -> GameState:
         record["hand_limit"] = len(game.deals)
     # The last hand may be waiting for the maker's five (a keep-less `dummy`).
     state = engine.game_from_record(record, pending_keep=True)
+    hand_id = hands[-1].pk if hands else 0
     # Rows read inside a transaction may be its own, not yet committed, writes.
     if transaction.get_connection().in_atomic_block:
-        transaction.on_commit(partial(cache_put, key, state))
+        transaction.on_commit(partial(cache_put, key, state, hand_id))
     else:
-        cache_put(key, state)
+        cache_put(key, state, hand_id)
     return state
 
 
-def cache_put(key: tuple[int, object, int], state: GameState) -> None:
+def cache_put(key: tuple[int, object, int], state: GameState, hand_id: int) -> None:
     """Only committed states go here: `game_state` puts what it read from the
-    database, `game_act` what it stored, once the transaction has committed."""
-    _local_put(key, state)
+    database, `game_act` what it stored, once the transaction has committed;
+    `hand_id` is the game's current hand row then."""
+    _local_put(key, (state, hand_id))
     if not settings.GAME_STATE_SHARED:
         return
     try:
-        cache.set(_shared_key(key), state, SHARED_SECONDS)
+        cache.set(_shared_key(key), (state, hand_id), SHARED_SECONDS)
     except Exception:  # Redis away: this process still has it, others rebuild
         log.warning("game state %s not shared", key[0], exc_info=True)
 
 
-def _local_put(key: tuple[int, object, int], state: GameState) -> None:
-    _STATE_CACHE[key] = state
+def _local_put(key: tuple[int, object, int], kept: tuple[GameState, int]) -> None:
+    _STATE_CACHE[key] = kept
     if len(_STATE_CACHE) > _STATE_CACHE_SIZE:
         _STATE_CACHE.popitem(last=False)
 
 
-def _shared_get(key: tuple[int, object, int]) -> GameState | None:
+def _shared_get(key: tuple[int, object, int]) -> tuple[GameState, int] | None:
     if not settings.GAME_STATE_SHARED:
         return None
     try:
-        state = cache.get(_shared_key(key))
+        kept = cache.get(_shared_key(key))
     except Exception:  # Redis away, or a pickle this code cannot read: rebuild
         log.warning("shared game state %s unreadable", key[0], exc_info=True)
         return None
-    return state if isinstance(state, GameState) else None
+    match kept:
+        case (GameState() as state, int() as hand_id):
+            return state, hand_id
+    return None
 
 
-def current_hand_row(game: Game) -> Hand | None:
+def current_hand_row(game: Game, state: GameState | None = None) -> Hand | None:
+    """The game's current hand row. Given the game's `state` at its version
+    while a hand is under way, made from it and the row's id kept with it,
+    without a query: its record is the state's hand (`started` is not
+    loaded); else read."""
+    kept = _STATE_CACHE.get(cache_key(game)) if state is not None else None
+    if kept is not None and kept[0] is state and state.current is not None:
+        record = engine.hand_to_record(state.current)
+        return Hand(pk=kept[1], game=game, number=len(state.hands) - 1, record=record)
     return game.hands.order_by("-number").first()
 
 

@@ -287,7 +287,7 @@ def test_a_failed_commit_leaves_no_trace_in_the_state_cache(game: Game) -> None:
     game.refresh_from_db()
     after = services.game_state(game)
     assert [a.type for a in after.current.actions] == ["pass"]  # type: ignore[union-attr]
-    assert game_states._STATE_CACHE[key_after] is after
+    assert game_states._STATE_CACHE[key_after][0] is after
 
 
 @pytest.mark.django_db
@@ -308,7 +308,8 @@ def test_another_process_reads_a_moves_state_from_the_shared_cache(
             game_id=game.pk, version=1, action={"type": "pass"}, actor=services.Actor.person(user)
         )
     game.refresh_from_db()
-    stored = game_states._STATE_CACHE[game_states.cache_key(game)]
+    stored, hand_id = game_states._STATE_CACHE[game_states.cache_key(game)]
+    assert hand_id == game.hands.get().pk
     game_states._STATE_CACHE.clear()  # another process: nothing of its own
     with django_assert_num_queries(0):
         state = services.game_state(game)

@@ -4,6 +4,8 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import services, tasks
 from games.models import Game, Seat
@@ -38,6 +40,36 @@ def test_a_bot_turn_is_played_once_and_a_duplicate_does_nothing(bot_game: Game) 
     assert actions(bot_game) == 1
     bot_game.refresh_from_db()
     assert bot_game.version == 2
+
+
+def test_a_bot_move_reads_the_game_once_and_no_hand_row(
+    bot_game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A bot that decides at once moves in one transaction (services.bot_act):
+    the game and its seats are read once, and the current hand row is made
+    from the state this process kept (as after the move before it)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_state(bot_game)  # kept once committed
+    with CaptureQueriesContext(connection) as moved:
+        assert tasks.play_bot_turn(bot_game.pk, 1) == "played"
+    reads = [q["sql"] for q in moved.captured_queries if q["sql"].startswith("SELECT")]
+    assert sum('FROM "games_game"' in sql for sql in reads) == 1, reads
+    assert not any('FROM "games_hand"' in sql for sql in reads), reads
+    hand = bot_game.hands.get()
+    assert len(hand.record["actions"]) == 1
+    bot_game.refresh_from_db()
+    assert bot_game.version == 2
+    # The row made from a kept state is the stored one.
+    with django_capture_on_commit_callbacks(execute=True):
+        state = services.game_state(bot_game)
+    with CaptureQueriesContext(connection) as made:
+        kept = services.current_hand_row(bot_game, state)
+    assert not made.captured_queries
+    assert kept is not None and (kept.pk, kept.number, kept.record) == (
+        hand.pk,
+        hand.number,
+        hand.record,
+    )
 
 
 def test_a_late_task_for_an_old_version_does_nothing(bot_game: Game) -> None:
