@@ -29,15 +29,19 @@ The printout is the wall time (in one thread: the CPU of the worker plus its
 waits on the database and Redis) per move, split by phase; each phase's time
 is exclusive (a nested phase's time is not counted in the outer one):
 
-    task load        games.tasks._turn: the game row and the seat to act
+    task load        games.tasks._turn: the game row and the seat to act (a
+                     searching bot's move; the others' is read in game_act)
     game state       services.game_state (cached per version, or rebuilt)
     seat views       engine.game_view (the bot's, and one per rendered viewer)
     bot decision     games.tasks.bot_action
-    game_act         services.game_act: the transaction, engine, record save, commit
+    game_act         services.game_act or bot_act: the transaction, engine,
+                     record save, commit
     celery enqueue   Task.apply_async (the next bot move, stats tasks)
     broadcast load   realtime.broadcast_game: game row, seats, presence
     table context    presenters.table_context (per viewer)
-    template         the table partial's rendering (per viewer)
+    template         the table partial's rendering by Django (per viewer;
+                     before its game, or around the felt)
+    felt             the table in play, rendered by Jinja2 (games.felt)
     push send        euchre_site.push.send (the channel layer's group sends)
     other            the rest of play_bot_turn
 
@@ -76,6 +80,7 @@ PHASES = (
     "broadcast load",
     "table context",
     "template",
+    "felt",
     "push send",
     "other",
 )
@@ -259,18 +264,20 @@ def instrument(timer: PhaseTimer) -> None:
     from celery.app.task import Task
 
     from euchre_site import push
-    from games import engine, events, frames, presenters, realtime, services, tasks
+    from games import engine, events, felt, frames, presenters, realtime, services, tasks
 
     timer.wrap(tasks, "_turn", "task load")
     timer.wrap(services.moves, "game_state", "game state")
     timer.wrap(engine, "game_view", "seat views")
     timer.wrap(tasks, "bot_action", "bot decision")
     timer.wrap(services, "game_act", "game_act")
+    timer.wrap(services, "bot_act", "game_act")
     timer.wrap(Task, "apply_async", "celery enqueue")
     timer.wrap(realtime, "broadcast_game", "broadcast load")
     events.subscribe(events.Event.GAME_CHANGED, realtime.broadcast_game)  # the wrapped one
     timer.wrap(presenters, "table_context", "table context")
     timer.wrap(frames, "render_to_string", "template")
+    timer.wrap(felt, "render", "felt")  # the table in play (Jinja2)
     timer.wrap(push, "send", "push send")
 
 

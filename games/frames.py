@@ -15,7 +15,7 @@ from accounts.models import User
 from games import engine
 from games.engine import GameState
 
-from . import presenters, selectors, services
+from . import felt, presenters, selectors, services
 from .models import Game, Hand, Table
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def render_table(
         if state is None:
             state = services.game_state(game)
         if hand is None:
-            hand = services.current_hand_row(game)
+            hand = services.current_hand_row(game, state)
         view = engine.game_view(state, seat)
     seats = list(table.seats.all())  # loaded here: the presenter only receives data
     ctx = presenters.table_context(game, table, seats, view, hand, user, state)
@@ -66,6 +66,8 @@ def render_table(
     if seat is not None:
         viewer = next((s.user for s in seats if s.position == seat), None) or user
     with timezones.override_for(viewer):
+        if ctx.get("t") is not None:  # the game: its felt is Jinja2's (games.felt)
+            ctx["felt_html"] = felt.render(ctx)
         return render_to_string("games/table.html#table", ctx)
 
 

@@ -37,7 +37,7 @@ from games.engine import (
 )
 from games.engine import HandResult as EngineHandResult
 
-from . import messages, narration, words
+from . import felt, messages, narration, words
 from .models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Seat, Table
 
 if TYPE_CHECKING:
@@ -343,15 +343,15 @@ class Plate(Drawn):
 
     @property
     def html(self) -> SafeString:
-        """games/_plate.html for this plate: it shows the plate's fields
-        alone, so it is rendered once per plate and language (three on every
-        frame, and most are as they were a move before)."""
+        """games/_plate.jinja for this plate (games.felt): it shows the
+        plate's fields alone, so it is rendered once per plate and language
+        (three on every frame, and most are as they were a move before)."""
         return _plate_html(self, get_language())
 
 
 @functools.lru_cache(maxsize=4096)
 def _plate_html(plate: Plate, language: str | None) -> SafeString:
-    return SafeString(render_to_string("games/_plate.html", {"p": plate, "card_back": CARD_BACK}))
+    return felt.plate(plate, CARD_BACK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,7 +552,7 @@ class TableView(Drawn):
     trick: Trick
     result: HandResult | None
     over: GameOver | None
-    score_pad: tuple[PadRow, ...]
+    hands_played: int  # the finished hands (the score pad's rows)
     score_pad_html: str
     last_trick_html: str
     last_hand_html: str
@@ -881,13 +881,22 @@ def _score_pad(view: GameView, names: dict[int, str], order: list[int]) -> tuple
     return tuple(rows)
 
 
-def _score_pad_html(rows: tuple[PadRow, ...], names: tuple[str, ...]) -> str:
-    """The score pad's panel: what it shows is its rows and the players'
+def _score_pad_html(game: Game, view: GameView, names: dict[int, str], order: list[int]) -> str:
+    """The score pad's panel: what it shows is the game's finished hands (the
+    game and how many: a finished hand never changes) and the players'
     names in the viewer's order, so it is rendered once for them (a frame
-    rendered it anew after every move, and it grows by a row a hand)."""
-    if not rows:
+    rendered it anew after every move, and it grows by a row a hand). Its
+    rows are worked out only then."""
+    if not view["score_pad"]:
         return ""
-    return fragment("score_pad", (rows, names), lambda: {"pad_rows": rows, "pad_names": names})
+    in_order = tuple(names[p] for p in order)
+    hands = len(view["score_pad"]) if game.pk is not None else repr(view["score_pad"])
+    key = (game.pk, game.created, hands, tuple(order), in_order)
+    return fragment(
+        "score_pad",
+        key,
+        lambda: {"pad_rows": _score_pad(view, names, order), "pad_names": in_order},
+    )
 
 
 def _target_text(view: GameView) -> str:
@@ -923,17 +932,32 @@ def _hand_news(
         played += len(trick["cards"])
         ends.append((played, trick["winner"]))
     plays, first = 0, len(history) - NEWS_KEPT  # only the moves a table carries are told
+    language, names_key = get_language(), tuple(names.items())
     for step, action in enumerate(history):
         plays += action["type"] == "play"
         if step < first:
             continue
-        lines = [narration.describe(action, names, dealer)]
-        if action["type"] == "play":
-            lines += [narration.trick_won(names[w]) for n, w in ends if n == plays]
-        out.append((f"{number}-{step}", tuple(lines)))
+        won = tuple(names[w] for n, w in ends if n == plays) if action["type"] == "play" else ()
+        move = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in action.items())
+        out.append((f"{number}-{step}", _move_lines(language, move, names_key, dealer, won)))
     if result is not None and outcome is not None:
         out.append((f"{number}-end", (_hand_heading(number, result, outcome, names),)))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_lines(
+    language: str | None,
+    move: tuple[tuple[str, object], ...],
+    names: tuple[tuple[int, str], ...],
+    dealer: int,
+    won: tuple[str, ...],
+) -> tuple[str, ...]:
+    """One move in words, then who won the trick it ended (`won`), in
+    `language` (the active one): told again to every viewer after every move
+    while the table carries it, so kept."""
+    said = narration.describe(dict(move), dict(names), dealer)
+    return (said, *(narration.trick_won(name) for name in won))
 
 
 def _news(view: GameView, names: dict[int, str], phase_text: str, your_turn: bool) -> News:
@@ -988,6 +1012,7 @@ class TableContext(TypedDict, total=False):
     hint: TableHint | None
     oob: bool
     csrf_token: str
+    felt_html: SafeString  # the table in play (games.felt), when `t`
 
 
 def table_context(
@@ -1058,20 +1083,31 @@ def table_view(
         last_trick_html = fragment(
             "last_trick", (repr(last), names_key), lambda: {"last_trick": last_trick}
         )
-    summary = _hand_summary(
-        view["last_hand"], names, view["hand_number"], view, seen=table.daily_date is not None
-    )
     last_hand_html = ""
-    if summary is not None:
+    if view["last_hand"]:
+        seen = table.daily_date is not None
+        # A finished hand never changes: the game and the hand's number say
+        # what it shows (the engine's view of it, unless the game is unsaved).
+        which = (game.pk, game.created) if game.pk is not None else repr(view["last_hand"])
         last_hand_html = fragment(
             "hand_summary",
             # A spectator's summary differs from the players' of the same hand,
             # and a daily deal's from one seat to another.
-            (repr(view["last_hand"]), names_key, summary.number, summary.public, summary.seen, me),
-            lambda: {"last_hand": summary},
+            (
+                which,
+                view["hand_number"],
+                view["over"] or view["phase"] == "over",
+                names_key,
+                seen,
+                me,
+            ),
+            lambda: {
+                "last_hand": _hand_summary(
+                    view["last_hand"], names, view["hand_number"], view, seen=seen
+                )
+            },
         )
     moved_at = int(game.last_move_at.timestamp() * 1000) if game.last_move_at else ""
-    pad = _score_pad(view, names, order)
     return TableView(
         game_id=game.pk,
         version=game.version,
@@ -1098,8 +1134,8 @@ def table_view(
         trick=trick,
         result=_result(view, names, me, where),
         over=_game_over(view, names, me, game.finished),
-        score_pad=pad,
-        score_pad_html=_score_pad_html(pad, tuple(names[p] for p in order)),
+        hands_played=len(view["score_pad"]),
+        score_pad_html=_score_pad_html(game, view, names, order),
         last_trick_html=last_trick_html,
         last_hand_html=last_hand_html,
         news=_news(view, names, phase_text, your_turn),

@@ -100,6 +100,13 @@ RANK_CORNERS: dict[str, str | Promise] = {
 
 def suit_name(code: str) -> str:
     """A suit's name on its own ("hearts"), from its code ("H")."""
+    return _suit_name(code, get_language())
+
+
+@functools.lru_cache(maxsize=64)
+def _suit_name(code: str, language: str | None) -> str:
+    """Once per suit and language (a table names the suits of every hand of
+    its score pad, its calls and its trump to every viewer after every move)."""
     return str(SUITS[code])
 
 
