@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # in one of its frames (py-spy's "function (file.py:line)").
 BUCKETS: list[tuple[str, tuple[str, ...]]] = [
     ("table context (presenters)", ("table_context (games/presenters.py",)),
-    ("table template", ("render_to_string (django/template/loader.py",)),
+    ("table template", ("render_to_string (django/template/loader.py", "render (games/felt.py")),
     ("push to the channel layer", ("euchre_site/push.py", "channels_redis/", "channels/layers")),
     ("bot decision", ("choose_action (games/bots/__init__.py",)),
     ("engine (state, views)", ("games/engine/",)),

@@ -52,7 +52,13 @@ def quiet_bot_moves(**kwargs: object) -> None:
 @signals.worker_process_init.connect
 def set_up_worker_process(**kwargs: object) -> None:
     """Every process of a worker publishes straight to Redis (euchre_site.push)
-    and keeps its database connection (WORKER_CONN_MAX_AGE)."""
+    and keeps its database connection (WORKER_CONN_MAX_AGE).
+
+    It also runs without DEBUG. A worker serves no page, so the development
+    setting's only effect here was to log every query (on SQLite with one
+    more query each, to quote its parameters for the log), the memory leak
+    Celery warns of at start-up."""
+    settings.DEBUG = False
     push.publish_directly()
     for conn in connections.all():
         if not conn.settings_dict.get("CONN_MAX_AGE"):
