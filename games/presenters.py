@@ -1036,11 +1036,11 @@ def table_context(
         "urls": table_urls(table, game),
         "header_html": _table_head(table, game),
         "is_owner": user_id is not None and table.owner_id == user_id,
-        # A path: the page shows it whole on its own address (static/js/site.js).
-        "invite_url": table.invite_url(),
         "card_back": CARD_BACK,
     }
     if game is None or view is None:
+        # A path: the page shows it whole on its own address (static/js/site.js).
+        ctx["invite_url"] = table.invite_url()
         ctx["seats"] = tuple(SeatRow(s.position, s.display_name, s) for s in seats)
         ctx["my_seat_taken"] = any(s.user_id == user_id for s in seats if user_id is not None)
         return ctx
