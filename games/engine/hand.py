@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from random import Random
-from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, TypedDict, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, SupportsIndex, TypedDict, overload
 
 from . import actions as A
 from .actions import ACTION_TYPES, Action, ExtraFields
@@ -244,6 +244,12 @@ class HandState:
 
     _t: StateTuple
 
+    # True once the fifth trick is complete or the hand was thrown in. A class
+    # attribute, True on `_OverState` (the states of a finished hand, whose
+    # phase is OVER): a playout asks it at every step, and reading it costs
+    # no call (as a property did).
+    over: ClassVar[bool] = False
+
     if TYPE_CHECKING:
         _i: _Info
         _phase: int
@@ -304,11 +310,6 @@ class HandState:
     def to_act(self) -> int | None:
         """The seat whose decision is awaited (None once over)."""
         return self._to_act
-
-    @property
-    def over(self) -> bool:
-        """True once the fifth trick is complete or the hand was thrown in."""
-        return self._t[_PHASE] == P_OVER  # type: ignore[no-any-return]
 
     @property
     def thrown_in(self) -> bool:
@@ -376,6 +377,15 @@ class HandState:
             f"<HandState dealer={self.dealer} phase={self.phase.value} to_act={self._to_act} "
             f"actions={len(_unlog(self._log))}>"
         )
+
+
+class _OverState(HandState):
+    """A finished hand's state (phase OVER): a HandState whose `over` is True.
+    Only `apply` (the fifth trick) and `_step_bid2` (thrown in) make them."""
+
+    __slots__ = ()
+
+    over = True
 
 
 # ---------------------------------------------------------------------------
@@ -1018,12 +1028,13 @@ def apply(state: HandState, action: Action) -> HandState:
     else:
         h2 ^= b
     nxt = i.next_seat[seat]
-    n = HandState()
+    # The next seat's hand, for its `_playable` (no tuple built to index).
+    h = h0 if nxt == 0 else h1 if nxt == 1 else h2
     # The trick's best card so far (`_best`, by `_by`), ranked as
     # `cards.winner_of` ranks a trick: POWER[trump][led], the first of equals.
     if not trick:
         led = i.eff[c]
-        h = (h0, h1, h2)[nxt]
+        n = HandState()
         n._t = (
             i, P_PLAY, nxt, h0, h1, h2, _PAIR1[seat][c], leader, led, i.power[led][c], seat,
             won, tricks, (log, action),
@@ -1037,7 +1048,7 @@ def apply(state: HandState, action: Action) -> HandState:
         by = seat
     trick += _PAIR1[seat][c]
     if nxt != leader:  # the trick goes on
-        h = (h0, h1, h2)[nxt]
+        n = HandState()
         n._t = (
             i, P_PLAY, nxt, h0, h1, h2, trick, leader, led, best, by, won, tricks, (log, action),
             h & i.suit_masks[led] or h,  # `_playable`, for the next seat
@@ -1053,13 +1064,15 @@ def apply(state: HandState, action: Action) -> HandState:
         won = (won[0], won[1], won[2] + 1)
     tricks += ((leader, trick, by),)
     if len(tricks) == 5:
+        n = _OverState()
         n._t = (i, P_OVER, None, h0, h1, h2, (), None, -1, 0, 0, won, tricks, (log, action), -1, 0)
-    else:
-        n._t = (
-            i, P_PLAY, by, h0, h1, h2, (), by, -1, 0, 0, won, tricks, (log, action),
-            (h0, h1, h2)[by],  # `_playable` before a lead: the whole hand
-            0,
-        )  # fmt: skip
+        return n
+    n = HandState()
+    n._t = (
+        i, P_PLAY, by, h0, h1, h2, (), by, -1, 0, 0, won, tricks, (log, action),
+        h0 if by == 0 else h1 if by == 1 else h2,  # `_playable` before a lead: the whole hand
+        0,
+    )  # fmt: skip
     return n
 
 
@@ -1156,7 +1169,12 @@ def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
         passes = t[_PASSES] + 1
         if passes < 3:
             return _bid(t, t[_I], P_BID2, (a.seat + 1) % 3, a, passes)
-        return _bid(t, t[_I], P_OVER, None, a, 0)
+        n = _OverState()  # thrown in
+        n._t = (
+            t[_I], P_OVER, None, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+            (t[_LOG], a), -1, 0,
+        )  # fmt: skip
+        return n
     i = t[_I].copy()  # name
     i.maker = a.seat
     _set_trump(i, x)
