@@ -119,6 +119,7 @@ class _Info:
 
     __slots__ = (
         "alone",
+        "call_round",
         "d",
         "dealer_discard",
         "dummy_used",
@@ -136,6 +137,7 @@ class _Info:
     )
 
     d: _Deal
+    call_round: int | None  # the round trump was made in: 1 (ordered), 2 (named), None
     up_suit: int  # the up card's suit; the named suit when the Joker is up (-1 until named)
     joker_suit: int | None
     maker: int | None
@@ -516,6 +518,7 @@ def _start(
     i.joker_suit = None
     i.up_suit = -1 if up == JOKER else up >> 3
     i.maker = None
+    i.call_round = None
     i.trump = None
     i.alone = ()
     i.sitting_out = None
@@ -705,15 +708,17 @@ def legal_actions(state: HandState) -> list[Action]:
     if ph == P_DEFENDER:
         return [A.PASS[seat], A.ALONE[seat]]
     if ph == P_PICKUP:
-        m = t[_H0 + seat] | 1 << i.d.up
+        m = t[_H0 + seat] | _BIT[i.d.up]
         q0, q1, q2 = _PICKUP_CHUNKS[seat]
-        out = [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
-        if _may_leave(i, seat):
-            out.append(A.LEAVE[seat])
-        return out
+        if i.maker != seat:  # `_may_leave`, inline
+            return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22], A.LEAVE[seat]]
+        return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
     if ph == P_BID2:
         out = [A.PASS[seat]] if _may_pass_bid2(i, seat) else []
-        out.extend(A.NAME[seat][x] for x in range(4) if _may_name(i, x))
+        names = A.NAME[seat]
+        for x in range(4):
+            if _may_name(i, x):
+                out.append(names[x])
         return out
     if ph == P_MAKER:
         return [A.ALONE[seat], A.DUMMY[seat]]
@@ -1086,6 +1091,12 @@ def _refuse(s: HandState, a: Action) -> NoReturn:
     raise AssertionError(f"{a} was refused by apply but not by _check_play")  # pragma: no cover
 
 
+def _refuse_other(s: HandState, a: Action) -> NoReturn:
+    """Raise the refusal of a bidding action that a step's inline tests refused."""
+    _check_other(s, a)
+    raise AssertionError(f"{a} was refused by apply but not by _check_other")  # pragma: no cover
+
+
 _NONE_WON = (0, 0, 0)
 
 
@@ -1099,17 +1110,6 @@ def _bid(
         i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
         (t[_LOG], a), -1, passes,
     )  # fmt: skip
-    return n
-
-
-def _with_hand(
-    t: StateTuple, i: _Info, phase: int, to_act: int, seat: int, hand: int, log: Log
-) -> HandState:
-    """The state of fields `t` after a bidding action that changed `seat`'s hand."""
-    h = [t[_H0], t[_H1], t[_H2]]
-    h[seat] = hand
-    n = HandState()
-    n._t = (i, phase, to_act, *h, (), None, -1, 0, 0, _NONE_WON, (), log, -1, 0)
     return n
 
 
@@ -1141,25 +1141,54 @@ def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
             return n
         i = t[_I].copy()
         i.up_taken = False
-        return _bid(t, i, P_BID2, (i.d.dealer + 1) % 3, a, 0)
-    i = t[_I].copy()  # order
-    i.maker = a.seat
-    _set_trump(i, i.up_suit)
-    return _bid(t, i, P_PICKUP, i.d.dealer, a, 0)
+        phase, to_act = P_BID2, (i.d.dealer + 1) % 3
+    else:
+        i = t[_I].copy()  # order
+        i.maker = a.seat
+        i.call_round = 1
+        i.trump, i.suit_masks, i.power, i.eff = _TRUMP[i.up_suit]
+        phase, to_act = P_PICKUP, i.d.dealer
+    n = HandState()
+    n._t = (
+        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
-    d = _check_pickup(s, a, typ)
+    # `_check_pickup`'s tests, inline: a legal pickup or leave costs no call;
+    # anything else gets `_check_pickup`'s refusal.
     t = s._t
-    i = t[_I].copy()
+    i = t[_I]
+    seat = a.seat
+    h0, h1, h2 = t[_H0], t[_H1], t[_H2]
     if typ == "pickup":
-        seat = a.seat
+        d = a.discard
+        c = _CI_get(d) if d.__class__ is str else None
+        held = (h0, h1, h2)[seat] | _BIT[i.d.up]
+        if c is None or not held & _BIT[c]:
+            _refuse_other(s, a)
+        i = i.copy()
         i.up_taken = True
-        i.dealer_discard = d
-        hand = (t[_H0 + seat] | 1 << i.d.up) ^ 1 << d
-        return _with_hand(t, i, P_MAKER, i.maker, seat, hand, (t[_LOG], a))  # type: ignore[arg-type]
-    i.up_taken = False  # leave
-    return _bid(t, i, P_MAKER, i.maker, a, 0)
+        i.dealer_discard = c
+        hand = held ^ _BIT[c]
+        if seat == 0:
+            h0 = hand
+        elif seat == 1:
+            h1 = hand
+        else:
+            h2 = hand
+    else:  # leave
+        if i.maker == seat:
+            _refuse_other(s, a)
+        i = i.copy()
+        i.up_taken = False
+    n = HandState()
+    n._t = (
+        i, P_MAKER, i.maker, h0, h1, h2, (), None, -1, 0, 0, _NONE_WON, (), (t[_LOG], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
@@ -1177,20 +1206,29 @@ def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
         return n
     i = t[_I].copy()  # name
     i.maker = a.seat
-    _set_trump(i, x)
+    i.call_round = 2
+    i.trump, i.suit_masks, i.power, i.eff = _TRUMP[x]
     return _bid(t, i, P_MAKER, a.seat, a, 0)
 
 
 def _step_maker(s: HandState, a: Action, typ: str) -> HandState:
-    _check_maker(s, a, typ)
     t = s._t
     if typ == "alone":
         seat = a.seat
         i = t[_I].copy()
         i.alone = (seat,)
-        return _bid(t, i, P_DEFENDER, (seat + 1) % 3, a, 0)
-    # dummy, chosen before its cards are seen
-    return _bid(t, t[_I], P_KEEP, t[_TO_ACT], a, 0)
+        phase, to_act = P_DEFENDER, (seat + 1) % 3
+    else:  # dummy, chosen before its cards are seen
+        if a.keep is not None:
+            _refuse_other(s, a)
+        i = t[_I]
+        phase, to_act = P_KEEP, t[_TO_ACT]
+    n = HandState()
+    n._t = (
+        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
@@ -1201,8 +1239,22 @@ def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
     seat = a.seat
     i = t[_I].copy()
     i.dummy_used = True
-    i.maker_discards = (t[_H0 + seat] | i.d.dummy_mask) ^ m
-    return _with_hand(t, i, P_DEFENDER, (seat + 1) % 3, seat, m, (t[_LOG][0], a))
+    h0, h1, h2 = t[_H0], t[_H1], t[_H2]
+    if seat == 0:
+        i.maker_discards = (h0 | i.d.dummy_mask) ^ m
+        h0 = m
+    elif seat == 1:
+        i.maker_discards = (h1 | i.d.dummy_mask) ^ m
+        h1 = m
+    else:
+        i.maker_discards = (h2 | i.d.dummy_mask) ^ m
+        h2 = m
+    n = HandState()
+    n._t = (
+        i, P_DEFENDER, (seat + 1) % 3, h0, h1, h2, (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG][0], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
@@ -1210,21 +1262,26 @@ def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
     t = s._t
     i = t[_I]
     seat = a.seat
-    first = (i.maker + 1) % 3
-    other = (i.maker + 2) % 3
+    maker = i.maker
+    first = (maker + 1) % 3
     if typ == "alone":
         i = i.copy()
         i.alone = tuple(sorted((*i.alone, seat)))
-        i.sitting_out = other if seat == first else first
-    elif seat == first:  # pass (`_bid`, inline)
+        out = i.sitting_out = (maker + 2) % 3 if seat == first else first
+        i.next_seat = _NEXT_SKIPPING[out]
+        lead = opening_lead(i.d.dealer, maker, i.alone, out)
+    elif seat == first:  # pass, the first defender's: the other's turn
         n = HandState()
         n._t = (
-            i, P_DEFENDER, other, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
-            (t[_LOG], a), -1, 0,
+            i, P_DEFENDER, (maker + 2) % 3, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0,
+            _NONE_WON, (), (t[_LOG], a), -1, 0,
         )  # fmt: skip
         return n
-    # Else nobody sits out: `i` stays as it is.
-    lead = _start_play(i)
+    else:
+        # Both passed: nobody sits out, the deal's `next_seat` (all three, in
+        # turn) holds and `i` stays as it is; `opening_lead` without a call.
+        alone = i.alone
+        lead = (alone[0] + 1) % 3 if alone else (i.d.dealer + 1) % 3
     n = HandState()
     n._t = (
         i, P_PLAY, lead, t[_H0], t[_H1], t[_H2], (), lead, -1, 0, 0, _NONE_WON, (),
@@ -1235,22 +1292,12 @@ def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
     return n
 
 
-def _start_play(i: _Info) -> int:
-    """Fix who plays, and return who leads. With nobody sitting out, the
-    deal's `next_seat` (all three, in turn) holds and `i` is not touched;
-    else `i` is the step's own copy."""
-    out = i.sitting_out
-    if out is not None:
-        nxt = [next_seat(s, out) for s in range(3)]
-        i.next_seat = (nxt[0], nxt[1], nxt[2])
-    return opening_lead(i.d.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
-
-
-def _set_trump(i: _Info, x: int) -> None:
-    i.trump = x
-    i.suit_masks = SUIT_MASK[x]
-    i.power = POWER[x]
-    i.eff = EFF_SUIT[x]
+# _NEXT_SKIPPING[out]: `_Info.next_seat` while `out` sits out (rules.next_seat).
+_NEXT_SKIPPING = tuple(
+    (next_seat(0, out), next_seat(1, out), next_seat(2, out)) for out in range(3)
+)
+# _TRUMP[x]: trump x and its tables, as `_Info` keeps them (trump, suit_masks, power, eff).
+_TRUMP = tuple((x, SUIT_MASK[x], POWER[x], EFF_SUIT[x]) for x in range(4))
 
 
 # Indexed by phase, as _CHECK and _TYPES.
