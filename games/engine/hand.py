@@ -10,6 +10,8 @@ tuples (`HandState._t`), built at once.
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from random import Random
@@ -431,17 +433,22 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
     their ranges, by rejection, split by % and //), about twice as fast as
     rng.shuffle and exactly uniform. The steps are written out (no loops, the
     constants in the code), and as the card swapped to position k is never
-    moved again it goes to a local `ck` rather than back into the list.
+    moved again it goes to a local `ck` rather than back into the list. When
+    the last draw ends with the steps of ranges 7 .. 2 (the 24- and 25-card
+    decks), their choices (the draw's last digits, below 7!) pick the cards
+    of positions 6 .. 0 at once, through one of `_TAIL`'s getters.
     """
     lines = ["def deal(cards, getrandbits):", "    x = cards[:]"]
     i = n - 1
-    for p, k, ranges in _FY[n]:
+    groups = _FY[n]
+    for g, (p, k, ranges) in enumerate(groups):
         lines += [
             f"    r = getrandbits({k})",
             f"    while r >= {p}:",
             f"        r = getrandbits({k})",
         ]
-        for m in ranges:
+        tail = g == len(groups) - 1 and ranges[-_TAIL_N + 1 :] == _TAIL_RANGES
+        for m in ranges[: -_TAIL_N + 1] if tail else ranges:
             lines += [
                 f"    j = r % {m}",
                 f"    r //= {m}",
@@ -449,7 +456,12 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
                 f"    x[j] = x[{i}]",
             ]
             i -= 1
-    lines.append("    c0 = x[0]")
+    if tail:
+        lines.append(
+            "    " + ", ".join(f"c{k}" for k in range(_TAIL_N - 1, -1, -1)) + " = _TAIL[r](x)"
+        )
+    else:
+        lines.append("    c0 = x[0]")
 
     def cs(lo: int, hi: int) -> str:
         return "(" + "".join(f"c{k}, " for k in range(lo, hi)) + ")"
@@ -463,11 +475,34 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
         f"    masks = ({mask(0)}, {mask(5)}, {mask(10)}, {mask(15)})",
         f"    return hands, {cs(15, 20)}, {cs(20, n)}, masks",
     ]
-    ns: dict[str, Any] = {"_BIT": _BIT}
+    ns: dict[str, Any] = {"_BIT": _BIT, "_TAIL": _TAIL}
     exec("\n".join(lines), ns)
     return ns["deal"]  # type: ignore[no-any-return]
 
 
+def _tail_getters(n: int) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
+    """_TAIL[r]: the last n - 1 Fisher-Yates steps (ranges n .. 2) on positions
+    0 .. n-1 of the list, for the choices r (a number below n!, split by %
+    and // as `_make_deal`'s steps split it): the getter of the cards they
+    put at positions n-1, .., 1, 0, in that order."""
+    out = []
+    for r0 in range(math.factorial(n)):
+        x = list(range(n))
+        r = r0
+        picked = []
+        for i in range(n - 1, 0, -1):
+            j = r % (i + 1)
+            r //= i + 1
+            picked.append(x[j])
+            x[j] = x[i]
+        picked.append(x[0])
+        out.append(operator.itemgetter(*picked))
+    return tuple(out)
+
+
+_TAIL_N = 7
+_TAIL_RANGES = tuple(range(_TAIL_N, 1, -1))
+_TAIL = _tail_getters(_TAIL_N)
 _BIT = tuple(1 << c for c in range(33))
 _DEAL = {n: _make_deal(n) for n in _FY}
 
