@@ -49,7 +49,6 @@ from .rules import (
     hand_outcome,
     hand_points,
     next_seat,
-    opening_lead,
 )
 
 
@@ -71,6 +70,7 @@ class Phase(StrEnum):
 P_JOKER, P_BID1, P_PICKUP, P_BID2, P_MAKER, P_KEEP, P_DEFENDER, P_PLAY, P_OVER = range(9)
 PHASES = tuple(Phase)
 
+_CI = CARD_INDEX
 _CI_get = CARD_INDEX.get
 _CS = CARD_STRS
 # (seat, card) pairs of a trick, built once.
@@ -1053,10 +1053,8 @@ def apply(state: HandState, action: Action) -> HandState:
     # `_check_play`'s tests inline (a legal play costs no call); anything
     # else gets `_check_play`'s refusal.
     try:
-        c = _CI_get(action.card)  # type: ignore[arg-type]
-    except TypeError:
-        c = None
-    if c is None:
+        c = _CI[action.card]  # type: ignore[index]
+    except (KeyError, TypeError):
         _refuse(state, action)
     b = _BIT[c]
     if not ok & b:
@@ -1269,9 +1267,22 @@ def _step_maker(s: HandState, a: Action, typ: str) -> HandState:
 def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
     """The record holds the choice and the keep as one `dummy` action: this
     one replaces the keep-less `dummy` that chose the dummy."""
-    m = _check_keep(s, a, typ)
     t = s._t
     seat = a.seat
+    # `_check_keep`'s tests, inline: five distinct cards (str, as it asks)
+    # of the ten; anything else gets `_check_keep`'s refusal.
+    ten = t[_H0 + seat] | t[_I].d.dummy_mask
+    try:
+        k0, k1, k2, k3, k4 = a.keep  # type: ignore[misc]
+        if k0.__class__ is k1.__class__ is k2.__class__ is k3.__class__ is k4.__class__ is str:
+            m = _BIT[_CI[k0]] | _BIT[_CI[k1]] | _BIT[_CI[k2]] | _BIT[_CI[k3]] | _BIT[_CI[k4]]
+        else:
+            m = 0
+    except (KeyError, TypeError, ValueError):
+        m = 0
+    if m | ten != ten or m.bit_count() != 5:
+        m = _check_keep(s, a, typ)  # the refusal
+        raise AssertionError(f"{a} was refused by apply but not by _check_keep")  # pragma: no cover
     i = t[_I].copy()
     i.dummy_used = True
     h0, h1, h2 = t[_H0], t[_H1], t[_H2]
@@ -1300,11 +1311,22 @@ def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
     maker = i.maker
     first = (maker + 1) % 3
     if typ == "alone":
+        out = (maker + 2) % 3 if seat == first else first
+        # `opening_lead`, inline: the lone defender leads against a lone
+        # maker, else the next active seat after them.
+        alone: tuple[int, ...]
+        if i.alone:  # the maker's
+            alone = (maker, seat) if maker < seat else (seat, maker)
+            lead = seat
+        else:
+            alone = (seat,)
+            lead = (seat + 1) % 3
+            if lead == out:
+                lead = (lead + 1) % 3
         i = i.copy()
-        i.alone = tuple(sorted((*i.alone, seat)))
-        out = i.sitting_out = (maker + 2) % 3 if seat == first else first
+        i.alone = alone
+        i.sitting_out = out
         i.next_seat = _NEXT_SKIPPING[out]
-        lead = opening_lead(i.d.dealer, maker, i.alone, out)
     elif seat == first:  # pass, the first defender's: the other's turn
         n = HandState()
         n._t = (
