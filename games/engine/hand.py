@@ -45,7 +45,6 @@ from .rules import (
     Rules,
     call_code,
     call_name,
-    call_round,
     hand_outcome,
     hand_points,
     next_seat,
@@ -1375,16 +1374,18 @@ _STEP: tuple[Callable[[HandState, Action, str], HandState], ...] = (
 
 def points(state: HandState) -> list[int]:
     """Points per seat for this hand (zeros until complete, or when thrown in)."""
-    i = state._i
-    if state._phase != P_OVER or i.maker is None:
-        return [0, 0, 0]
+    t = state._t
+    i = t[_I]
     maker = i.maker
+    if t[_PHASE] != P_OVER or maker is None:
+        return [0, 0, 0]
+    alone = i.alone
     return hand_points(
         maker,
-        state._won[maker],
-        maker in i.alone,
-        any(s != maker for s in i.alone),
-        i.rules.lone_maker_march,
+        t[_WON][maker],
+        maker in alone,
+        any(s != maker for s in alone),
+        i.d.rules.lone_maker_march,
     )
 
 
@@ -1409,16 +1410,18 @@ def result(state: HandState) -> HandResult:
 
 def hand_result(state: HandState) -> HandResult:
     """`result`, typed (a view's `result`)."""
-    i = state._i
-    over = state._phase == P_OVER
+    t = state._t
+    i = t[_I]
+    over = t[_PHASE] == P_OVER
+    trump = i.trump
     return {
         "complete": over,
         "thrown_in": over and i.maker is None,
         "maker": i.maker,
-        "trump": None if i.trump is None else SUITS[i.trump],
+        "trump": None if trump is None else SUITS[trump],
         "alone": list(i.alone),
         "sitting_out": i.sitting_out,
-        "tricks": list(state._won),
+        "tricks": list(t[_WON]),
         "points": points(state),
     }
 
@@ -1428,13 +1431,16 @@ def outcome(state: HandState) -> HandOutcome:
     in (None while in progress), with the dummy or alone, and the call's
     round. Not part of the replay result (docs/hand-record.md fixes its
     fields): a view's `outcome`, and `records.outcome_of` for a stored record."""
-    i = state._i
+    t = state._t
+    i = t[_I]
     maker = i.maker
+    ph = t[_PHASE]
     return hand_outcome(
-        state._phase == P_OVER,
+        ph == P_OVER,
         maker,
-        state._won[maker] if maker is not None else 0,
+        t[_WON][maker] if maker is not None else 0,
         maker is not None and maker in i.alone,
-        i.dummy_used or state._phase == P_KEEP,
-        call_round([a.type for a in state._actions]),
+        i.dummy_used or ph == P_KEEP,
+        # (`call_round` of the actions' types: the step that made trump noted it.)
+        i.call_round,
     )
