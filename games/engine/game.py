@@ -6,7 +6,7 @@ from random import Random
 from typing import NotRequired, TypedDict, cast
 
 from .actions import Action, ActionDict, ExtraFields
-from .hand import HandResult, HandState, apply, hand_result, new_hand, outcome, points
+from .hand import HandResult, HandState, apply, new_hand, points, score_row
 from .records import (
     HandFault,
     HandRecord,
@@ -335,9 +335,11 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     gv["first_dealer"] = game._first_dealer
     gv["next_dealer"] = game.next_dealer
     gv["last_hand"] = last
-    gv["score_pad"] = [
-        {"dealer": h.dealer, "result": hand_result(h), "outcome": outcome(h)} for h in done
-    ]
+    pad: list[ScoreRow] = []
+    for h in done:
+        dealer, res, out = score_row(h)
+        pad.append({"dealer": dealer, "result": res, "outcome": out})
+    gv["score_pad"] = pad
     return gv
 
 

@@ -384,11 +384,17 @@ class HandState:
 
 class _OverState(HandState):
     """A finished hand's state (phase OVER): a HandState whose `over` is True.
-    Only `apply` (the fifth trick) and `_step_bid2` (thrown in) make them."""
+    Only `apply` (the fifth trick) and `_step_bid2` (thrown in) make them.
 
-    __slots__ = ()
+    `_row`, once asked (`score_row`): its dealer, result and outcome, which
+    no longer change; a game's view shows them for every finished hand.
+    """
+
+    __slots__ = ("_row",)
 
     over = True
+
+    _row: tuple[int, HandResult, HandOutcome]
 
 
 # ---------------------------------------------------------------------------
@@ -1443,4 +1449,34 @@ def outcome(state: HandState) -> HandOutcome:
         i.dummy_used or ph == P_KEEP,
         # (`call_round` of the actions' types: the step that made trump noted it.)
         i.call_round,
+    )
+
+
+def score_row(state: HandState) -> tuple[int, HandResult, HandOutcome]:
+    """A finished hand's dealer, `hand_result` and `outcome` (a game's score
+    pad): worked out once, kept on the state, handed out as fresh copies."""
+    try:
+        dealer, res, out = state._row  # type: ignore[attr-defined]
+    except AttributeError:
+        dealer, res, out = state._t[_I].d.dealer, hand_result(state), outcome(state)
+        if isinstance(state, _OverState):
+            state._row = (dealer, res, out)  # never handed out: copies are
+    fresh: HandResult = {
+        "complete": res["complete"],
+        "thrown_in": res["thrown_in"],
+        "maker": res["maker"],
+        "trump": res["trump"],
+        "alone": list(res["alone"]),
+        "sitting_out": res["sitting_out"],
+        "tricks": list(res["tricks"]),
+        "points": list(res["points"]),
+    }
+    return (
+        dealer,
+        fresh,
+        {
+            "outcome": out["outcome"],
+            "maker_play": out["maker_play"],
+            "call_round": out["call_round"],
+        },
     )
