@@ -472,7 +472,8 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
         return "(" + "".join(f"c{k}, " for k in range(lo, hi)) + ")"
 
     def mask(lo: int) -> str:
-        return " | ".join(f"b[c{k}]" for k in range(lo, lo + 5))
+        # (+ as |: the cards are distinct, and adding ints is the cheaper op.)
+        return " + ".join(f"b[c{k}]" for k in range(lo, lo + 5))
 
     lines += [
         "    b = _BIT",
@@ -1064,12 +1065,13 @@ def apply(state: HandState, action: Action) -> HandState:
     b = _BIT[c]
     if not ok & b:
         _refuse(state, action)
+    # The card leaves the hand (- as ^: it is held, and subtracting ints is the cheaper op).
     if seat == 0:
-        h0 ^= b
+        h0 -= b
     elif seat == 1:
-        h1 ^= b
+        h1 -= b
     else:
-        h2 ^= b
+        h2 -= b
     nxt = i.next_seat[seat]
     # The next seat's hand, for its `_playable` (no tuple built to index).
     h = h0 if nxt == 0 else h1 if nxt == 1 else h2
