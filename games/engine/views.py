@@ -138,15 +138,6 @@ def discards_of(state: HandState, seat: int) -> list[str]:
     return _sorted(out, i.trump)
 
 
-def _public_action(d: ActionDict, viewer: int | None) -> ActionDict:
-    if d["seat"] != viewer:
-        if d["type"] == "pickup":
-            d.pop("discard", None)
-        elif d["type"] == "dummy":
-            d.pop("keep", None)
-    return d
-
-
 def refusals(state: HandState, seat: int | None, hand: list[str] | None) -> list[Unplayable]:
     """Why each card of `hand` (the seat's, in display order) may not be played:
     asked of `verify`, the check `apply` makes, for the seat to play; [] for
@@ -327,8 +318,8 @@ def _tricks_and_history(
         {"leader": ld, "cards": [(s, CARD_STRS[c]) for s, c in tr], "winner": w}
         for ld, tr, w in t[_TRICKS]
     ]
-    # The log, newest first (hand._unlog), each action as the viewer sees it
-    # (`_public_action`, inline).
+    # The log, newest first (hand._unlog), each action as the viewer sees it:
+    # a pickup's discard and a dummy's keep only for the seat that made it.
     history: list[ActionDict] = []
     log = t[_LOG]
     while log:
