@@ -386,15 +386,22 @@ class _OverState(HandState):
     """A finished hand's state (phase OVER): a HandState whose `over` is True.
     Only `apply` (the fifth trick) and `_step_bid2` (thrown in) make them.
 
-    `_row`, once asked (`score_row`): its dealer, result and outcome, which
-    no longer change; a game's view shows them for every finished hand.
+    What no longer changes, worked out once when first asked and handed out
+    as copies: `_row` (`score_row`): its dealer, result and outcome, which a
+    game's view shows for every finished hand; `_parts`: the parts of its
+    view a game's view shows as its last hand, by seat (views.over_parts).
+    Neither is pickled: a state read back works them out again.
     """
 
-    __slots__ = ("_row",)
+    __slots__ = ("_parts", "_row")
 
     over = True
 
     _row: tuple[int, HandResult, HandOutcome]
+    _parts: dict[int | None, Any]
+
+    def __getstate__(self) -> tuple[None, dict[str, StateTuple]]:
+        return None, {"_t": self._t}
 
 
 # ---------------------------------------------------------------------------

@@ -32,10 +32,12 @@ from .hand import (
     HandState,
     StateTuple,
     _may_name,
+    _OverState,
     _ten_cards,
     hand_result,
     legal_actions,
     outcome,
+    score_row,
     verify,
 )
 from .rules import (
@@ -350,13 +352,51 @@ def _deal(state: HandState) -> DealDict:
 def over_parts(state: HandState, seat: int | None) -> OverParts:
     """What `view(state, seat)` of a finished hand says in its `result`,
     `outcome`, `deal`, `tricks` and `history`, without the rest (a game's
-    view's `last_hand`)."""
-    tricks, history = _tricks_and_history(state._t, seat)
-    return hand_result(state), outcome(state), _deal(state), tricks, history
+    view's `last_hand`). They no longer change: worked out once per seat,
+    kept on the state (`hand._OverState`), handed out as copies."""
+    try:
+        known = state._parts  # type: ignore[attr-defined]
+    except AttributeError:
+        known = {}
+        if isinstance(state, _OverState):
+            state._parts = known
+    parts: _KeptParts | None = known.get(seat)
+    if parts is None:
+        tricks, history = _tricks_and_history(state._t, seat)
+        # With each action's dict: whether it holds the action's own `keep` list (to copy).
+        own_keep = [
+            a.keep is not None and "keep" in d for a, d in zip(state._actions, history, strict=True)
+        ]
+        parts = known[seat] = (_deal(state), tricks, list(zip(history, own_keep, strict=True)))
+    deal, kept_tricks, kept_history = parts
+    _, res, out = score_row(state)
+    fresh_history: list[ActionDict] = []
+    for d, copy_keep in kept_history:
+        d = d.copy()  # (extra fields' values shared, as `Action.to_dict` shares them)
+        if copy_keep:
+            d["keep"] = list(d["keep"])  # type: ignore[arg-type]
+        fresh_history.append(d)
+    return (
+        res,
+        out,
+        {
+            "hands": [list(h) for h in deal["hands"]],
+            "dummy": list(deal["dummy"]),
+            "kitty": list(deal["kitty"]),
+            "discards": [list(d) for d in deal["discards"]],
+        },
+        [
+            {"leader": t["leader"], "cards": list(t["cards"]), "winner": t["winner"]}
+            for t in kept_tricks
+        ],
+        fresh_history,
+    )
 
 
 # A finished hand's parts of its view (`over_parts`).
 OverParts = tuple[HandResult, HandOutcome, DealDict, list[TrickDict], list[ActionDict]]
+# What a finished hand keeps of them, by seat (copied out by `over_parts`).
+_KeptParts = tuple[DealDict, list[TrickDict], list[tuple[ActionDict, bool]]]
 
 # Display order (cards.sort_key) by trump (4: none yet), as a key for list.sort.
 _SORT_KEYS = tuple(

@@ -51,15 +51,32 @@ def test_score_pad_rows_are_fresh_copies() -> None:
             continue
         acts = legal_actions(game.current)
         game = game_apply(game, acts[rng.randrange(len(acts))])
-    first = game_view(game, 0)
-    expected = repr(game_view(game, 0))
-    for row in first["score_pad"]:
-        row["result"]["alone"].append(9)
-        row["result"]["tricks"].append(9)
-        row["result"]["points"].append(9)
-        row["result"]["maker"] = 9
-        row["outcome"]["outcome"] = None
-    assert repr(game_view(game, 0)) == expected
-    # A finished hand keeps its row; it pickles and reads back the same.
-    again = pickle.loads(pickle.dumps(game))
-    assert repr(game_view(again, 0)) == expected
+    if not game.over:  # the next hand under way: `last_hand` is the one before
+        game = game_start_hand(game, rng)
+        game = game_apply(game, legal_actions(game.current)[0])  # type: ignore[arg-type]
+    for seat in (0, 1, 2, None):
+        first = game_view(game, seat)
+        expected = repr(game_view(game, seat))
+        for row in first["score_pad"]:
+            row["result"]["alone"].append(9)
+            row["result"]["tricks"].append(9)
+            row["result"]["points"].append(9)
+            row["result"]["maker"] = 9
+            row["outcome"]["outcome"] = None
+        last = first["last_hand"]
+        assert last is not None
+        for a in last["history"]:
+            if isinstance(a.get("keep"), list):
+                a["keep"].append("9C")  # type: ignore[union-attr]
+            a["seat"] = 9
+        for t in last["tricks"]:
+            t["cards"].append((9, "9C"))
+        last["deal"]["hands"][0].append("9C")
+        last["deal"]["discards"][0].append("9C")
+        last["deal"]["kitty"].append("9C")
+        last["result"]["points"].append(9)
+        assert repr(game_view(game, seat)) == expected
+        # What a finished hand keeps is not pickled: read back, it says the same.
+        again = pickle.loads(pickle.dumps(game))
+        assert repr(game_view(again, seat)) == expected
+        assert len(pickle.dumps(again)) == len(pickle.dumps(pickle.loads(pickle.dumps(game))))
