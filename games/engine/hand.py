@@ -705,6 +705,12 @@ _PLAY_CHUNKS = tuple(_chunk_table(A.PLAY[s], 5) for s in range(3))
 _PICKUP_CHUNKS = tuple(_chunk_table(A.PICKUP[s], 6) for s in range(3))
 
 
+# The two choices of a first-round bid, a defender's and the maker's, by seat.
+_PASS_ORDER = tuple((A.PASS[s], A.ORDER[s]) for s in range(3))
+_PASS_ALONE = tuple((A.PASS[s], A.ALONE[s]) for s in range(3))
+_ALONE_DUMMY = tuple((A.ALONE[s], A.DUMMY[s]) for s in range(3))
+
+
 # The rules that decide what may be done now. Each is written once and used
 # both to list the legal actions and to check an action being applied.
 
@@ -752,9 +758,9 @@ def legal_actions(state: HandState) -> list[Action]:
         return []
     i = t[_I]
     if ph == P_BID1:
-        return [A.PASS[seat], A.ORDER[seat]]
+        return [*_PASS_ORDER[seat]]
     if ph == P_DEFENDER:
-        return [A.PASS[seat], A.ALONE[seat]]
+        return [*_PASS_ALONE[seat]]
     if ph == P_PICKUP:
         m = t[_H0 + seat] | _BIT[i.d.up]
         q0, q1, q2 = _PICKUP_CHUNKS[seat]
@@ -769,7 +775,7 @@ def legal_actions(state: HandState) -> list[Action]:
                 out.append(names[x])
         return out
     if ph == P_MAKER:
-        return [A.ALONE[seat], A.DUMMY[seat]]
+        return [*_ALONE_DUMMY[seat]]
     if ph == P_KEEP:
         keeps: ActionList = _new_list(ActionList)  # (ActionList's __init__, without the call)
         keeps._seat = seat
