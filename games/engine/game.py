@@ -6,7 +6,7 @@ from random import Random
 from typing import NotRequired, TypedDict, cast
 
 from .actions import Action, ActionDict, ExtraFields
-from .hand import HandResult, HandState, apply, hand_result, new_hand, outcome, points
+from .hand import HandResult, HandState, apply, new_hand, points, score_row
 from .records import (
     HandFault,
     HandRecord,
@@ -30,7 +30,7 @@ from .rules import (
     game_winner,
     rules_dict,
 )
-from .views import DealDict, HandView, TrickDict, view
+from .views import DealDict, HandView, TrickDict, over_parts, view
 
 GAME_FORMAT = "euchre3-game/1"
 _GAME_KEYS = ("format", "target", "rules", "first_dealer", "hand_limit", "hands")
@@ -307,33 +307,40 @@ def game_view(game: GameState, seat: int | None) -> GameView:
     last: LastHand | None = None
     if done:
         lh = done[-1]
-        lv = v if lh is hands[-1] else view(lh, seat)
-        res, deal = lv["result"], lv["deal"]
-        assert res is not None and deal is not None  # a finished hand's view has both
+        if lh is hands[-1]:  # the hand in view: its view's own parts
+            res, deal = v["result"], v["deal"]
+            assert res is not None and deal is not None  # a finished hand's view has both
+            parts = (res, v["outcome"], deal, v["tricks"], v["history"])
+        else:  # only the parts `last_hand` shows of that hand's view
+            parts = over_parts(lh, seat)
+        res, out, deal, tricks, history = parts
         last = {
             "dealer": lh.dealer,
             "result": res,
-            "outcome": lv["outcome"],
+            "outcome": out,
             "deal": deal,
-            "last_trick": lv["tricks"][-1] if lv["tricks"] else None,
-            "history": lv["history"],
-            "tricks": lv["tricks"],
+            "last_trick": tricks[-1] if tricks else None,
+            "history": history,
+            "tricks": tricks,
         }
-    return GameView(
-        **v,
-        scores=list(game._scores),
-        target=game._target,
-        hand_limit=game._hand_limit,
-        hand_number=len(hands),
-        over=game.over,
-        winner=game._winner,
-        first_dealer=game._first_dealer,
-        next_dealer=game.next_dealer,
-        last_hand=last,
-        score_pad=[
-            {"dealer": h.dealer, "result": hand_result(h), "outcome": outcome(h)} for h in done
-        ],
-    )
+    # The hand's view, and the game's keys after its own (as GameView(**v, ...)
+    # would order them), without copying it.
+    gv = cast(GameView, v)
+    gv["scores"] = list(game._scores)
+    gv["target"] = game._target
+    gv["hand_limit"] = game._hand_limit
+    gv["hand_number"] = len(hands)
+    gv["over"] = game.over
+    gv["winner"] = game._winner
+    gv["first_dealer"] = game._first_dealer
+    gv["next_dealer"] = game.next_dealer
+    gv["last_hand"] = last
+    pad: list[ScoreRow] = []
+    for h in done:
+        dealer, res, out = score_row(h)
+        pad.append({"dealer": dealer, "result": res, "outcome": out})
+    gv["score_pad"] = pad
+    return gv
 
 
 def _empty_view(game: GameState, seat: int | None) -> HandView:

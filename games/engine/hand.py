@@ -10,10 +10,12 @@ tuples (`HandState._t`), built at once.
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 from collections.abc import Callable, Iterator
 from enum import StrEnum
 from random import Random
-from typing import TYPE_CHECKING, Any, NoReturn, SupportsIndex, TypedDict, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, SupportsIndex, TypedDict, overload
 
 from . import actions as A
 from .actions import ACTION_TYPES, Action, ExtraFields
@@ -43,11 +45,9 @@ from .rules import (
     Rules,
     call_code,
     call_name,
-    call_round,
     hand_outcome,
     hand_points,
     next_seat,
-    opening_lead,
 )
 
 
@@ -69,6 +69,7 @@ class Phase(StrEnum):
 P_JOKER, P_BID1, P_PICKUP, P_BID2, P_MAKER, P_KEEP, P_DEFENDER, P_PLAY, P_OVER = range(9)
 PHASES = tuple(Phase)
 
+_CI = CARD_INDEX
 _CI_get = CARD_INDEX.get
 _CS = CARD_STRS
 # (seat, card) pairs of a trick, built once.
@@ -119,6 +120,7 @@ class _Info:
 
     __slots__ = (
         "alone",
+        "call_round",
         "d",
         "dealer_discard",
         "dummy_used",
@@ -136,6 +138,7 @@ class _Info:
     )
 
     d: _Deal
+    call_round: int | None  # the round trump was made in: 1 (ordered), 2 (named), None
     up_suit: int  # the up card's suit; the named suit when the Joker is up (-1 until named)
     joker_suit: int | None
     maker: int | None
@@ -244,6 +247,12 @@ class HandState:
 
     _t: StateTuple
 
+    # True once the fifth trick is complete or the hand was thrown in. A class
+    # attribute, True on `_OverState` (the states of a finished hand, whose
+    # phase is OVER): a playout asks it at every step, and reading it costs
+    # no call (as a property did).
+    over: ClassVar[bool] = False
+
     if TYPE_CHECKING:
         _i: _Info
         _phase: int
@@ -304,11 +313,6 @@ class HandState:
     def to_act(self) -> int | None:
         """The seat whose decision is awaited (None once over)."""
         return self._to_act
-
-    @property
-    def over(self) -> bool:
-        """True once the fifth trick is complete or the hand was thrown in."""
-        return self._t[_PHASE] == P_OVER  # type: ignore[no-any-return]
 
     @property
     def thrown_in(self) -> bool:
@@ -378,6 +382,28 @@ class HandState:
         )
 
 
+class _OverState(HandState):
+    """A finished hand's state (phase OVER): a HandState whose `over` is True.
+    Only `apply` (the fifth trick) and `_step_bid2` (thrown in) make them.
+
+    What no longer changes, worked out once when first asked and handed out
+    as copies: `_row` (`score_row`): its dealer, result and outcome, which a
+    game's view shows for every finished hand; `_parts`: the parts of its
+    view a game's view shows as its last hand, by seat (views.over_parts).
+    Neither is pickled: a state read back works them out again.
+    """
+
+    __slots__ = ("_parts", "_row")
+
+    over = True
+
+    _row: tuple[int, HandResult, HandOutcome]
+    _parts: dict[int | None, Any]
+
+    def __getstate__(self) -> tuple[None, dict[str, StateTuple]]:
+        return None, {"_t": self._t}
+
+
 # ---------------------------------------------------------------------------
 # Dealing
 
@@ -419,17 +445,22 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
     their ranges, by rejection, split by % and //), about twice as fast as
     rng.shuffle and exactly uniform. The steps are written out (no loops, the
     constants in the code), and as the card swapped to position k is never
-    moved again it goes to a local `ck` rather than back into the list.
+    moved again it goes to a local `ck` rather than back into the list. When
+    the last draw ends with the steps of ranges 7 .. 2 (the 24- and 25-card
+    decks), their choices (the draw's last digits, below 7!) pick the cards
+    of positions 6 .. 0 at once, through one of `_TAIL`'s getters.
     """
     lines = ["def deal(cards, getrandbits):", "    x = cards[:]"]
     i = n - 1
-    for p, k, ranges in _FY[n]:
+    groups = _FY[n]
+    for g, (p, k, ranges) in enumerate(groups):
         lines += [
             f"    r = getrandbits({k})",
             f"    while r >= {p}:",
             f"        r = getrandbits({k})",
         ]
-        for m in ranges:
+        tail = g == len(groups) - 1 and ranges[-_TAIL_N + 1 :] == _TAIL_RANGES
+        for m in ranges[: -_TAIL_N + 1] if tail else ranges:
             lines += [
                 f"    j = r % {m}",
                 f"    r //= {m}",
@@ -437,13 +468,19 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
                 f"    x[j] = x[{i}]",
             ]
             i -= 1
-    lines.append("    c0 = x[0]")
+    if tail:
+        lines.append(
+            "    " + ", ".join(f"c{k}" for k in range(_TAIL_N - 1, -1, -1)) + " = _TAIL[r](x)"
+        )
+    else:
+        lines.append("    c0 = x[0]")
 
     def cs(lo: int, hi: int) -> str:
         return "(" + "".join(f"c{k}, " for k in range(lo, hi)) + ")"
 
     def mask(lo: int) -> str:
-        return " | ".join(f"b[c{k}]" for k in range(lo, lo + 5))
+        # (+ as |: the cards are distinct, and adding ints is the cheaper op.)
+        return " + ".join(f"b[c{k}]" for k in range(lo, lo + 5))
 
     lines += [
         "    b = _BIT",
@@ -451,11 +488,34 @@ def _make_deal(n: int) -> Callable[[list[int], Callable[[int], int]], Deal]:
         f"    masks = ({mask(0)}, {mask(5)}, {mask(10)}, {mask(15)})",
         f"    return hands, {cs(15, 20)}, {cs(20, n)}, masks",
     ]
-    ns: dict[str, Any] = {"_BIT": _BIT}
+    ns: dict[str, Any] = {"_BIT": _BIT, "_TAIL": _TAIL}
     exec("\n".join(lines), ns)
     return ns["deal"]  # type: ignore[no-any-return]
 
 
+def _tail_getters(n: int) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
+    """_TAIL[r]: the last n - 1 Fisher-Yates steps (ranges n .. 2) on positions
+    0 .. n-1 of the list, for the choices r (a number below n!, split by %
+    and // as `_make_deal`'s steps split it): the getter of the cards they
+    put at positions n-1, .., 1, 0, in that order."""
+    out = []
+    for r0 in range(math.factorial(n)):
+        x = list(range(n))
+        r = r0
+        picked = []
+        for i in range(n - 1, 0, -1):
+            j = r % (i + 1)
+            r //= i + 1
+            picked.append(x[j])
+            x[j] = x[i]
+        picked.append(x[0])
+        out.append(operator.itemgetter(*picked))
+    return tuple(out)
+
+
+_TAIL_N = 7
+_TAIL_RANGES = tuple(range(_TAIL_N, 1, -1))
+_TAIL = _tail_getters(_TAIL_N)
 _BIT = tuple(1 << c for c in range(33))
 _DEAL = {n: _make_deal(n) for n in _FY}
 
@@ -506,6 +566,7 @@ def _start(
     i.joker_suit = None
     i.up_suit = -1 if up == JOKER else up >> 3
     i.maker = None
+    i.call_round = None
     i.trump = None
     i.alone = ()
     i.sitting_out = None
@@ -644,6 +705,12 @@ _PLAY_CHUNKS = tuple(_chunk_table(A.PLAY[s], 5) for s in range(3))
 _PICKUP_CHUNKS = tuple(_chunk_table(A.PICKUP[s], 6) for s in range(3))
 
 
+# The two choices of a first-round bid, a defender's and the maker's, by seat.
+_PASS_ORDER = tuple((A.PASS[s], A.ORDER[s]) for s in range(3))
+_PASS_ALONE = tuple((A.PASS[s], A.ALONE[s]) for s in range(3))
+_ALONE_DUMMY = tuple((A.ALONE[s], A.DUMMY[s]) for s in range(3))
+
+
 # The rules that decide what may be done now. Each is written once and used
 # both to list the legal actions and to check an action being applied.
 
@@ -691,22 +758,24 @@ def legal_actions(state: HandState) -> list[Action]:
         return []
     i = t[_I]
     if ph == P_BID1:
-        return [A.PASS[seat], A.ORDER[seat]]
+        return [*_PASS_ORDER[seat]]
     if ph == P_DEFENDER:
-        return [A.PASS[seat], A.ALONE[seat]]
+        return [*_PASS_ALONE[seat]]
     if ph == P_PICKUP:
-        m = t[_H0 + seat] | 1 << i.d.up
+        m = t[_H0 + seat] | _BIT[i.d.up]
         q0, q1, q2 = _PICKUP_CHUNKS[seat]
-        out = [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
-        if _may_leave(i, seat):
-            out.append(A.LEAVE[seat])
-        return out
+        if i.maker != seat:  # `_may_leave`, inline
+            return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22], A.LEAVE[seat]]
+        return [*q0[m & 2047], *q1[m >> 11 & 2047], *q2[m >> 22]]
     if ph == P_BID2:
         out = [A.PASS[seat]] if _may_pass_bid2(i, seat) else []
-        out.extend(A.NAME[seat][x] for x in range(4) if _may_name(i, x))
+        names = A.NAME[seat]
+        for x in range(4):
+            if _may_name(i, x):
+                out.append(names[x])
         return out
     if ph == P_MAKER:
-        return [A.ALONE[seat], A.DUMMY[seat]]
+        return [*_ALONE_DUMMY[seat]]
     if ph == P_KEEP:
         keeps: ActionList = _new_list(ActionList)  # (ActionList's __init__, without the call)
         keeps._seat = seat
@@ -1003,27 +1072,27 @@ def apply(state: HandState, action: Action) -> HandState:
     # `_check_play`'s tests inline (a legal play costs no call); anything
     # else gets `_check_play`'s refusal.
     try:
-        c = _CI_get(action.card)  # type: ignore[arg-type]
-    except TypeError:
-        c = None
-    if c is None:
+        c = _CI[action.card]  # type: ignore[index]
+    except (KeyError, TypeError):
         _refuse(state, action)
     b = _BIT[c]
     if not ok & b:
         _refuse(state, action)
+    # The card leaves the hand (- as ^: it is held, and subtracting ints is the cheaper op).
     if seat == 0:
-        h0 ^= b
+        h0 -= b
     elif seat == 1:
-        h1 ^= b
+        h1 -= b
     else:
-        h2 ^= b
+        h2 -= b
     nxt = i.next_seat[seat]
-    n = HandState()
+    # The next seat's hand, for its `_playable` (no tuple built to index).
+    h = h0 if nxt == 0 else h1 if nxt == 1 else h2
     # The trick's best card so far (`_best`, by `_by`), ranked as
     # `cards.winner_of` ranks a trick: POWER[trump][led], the first of equals.
     if not trick:
         led = i.eff[c]
-        h = (h0, h1, h2)[nxt]
+        n = HandState()
         n._t = (
             i, P_PLAY, nxt, h0, h1, h2, _PAIR1[seat][c], leader, led, i.power[led][c], seat,
             won, tricks, (log, action),
@@ -1037,7 +1106,7 @@ def apply(state: HandState, action: Action) -> HandState:
         by = seat
     trick += _PAIR1[seat][c]
     if nxt != leader:  # the trick goes on
-        h = (h0, h1, h2)[nxt]
+        n = HandState()
         n._t = (
             i, P_PLAY, nxt, h0, h1, h2, trick, leader, led, best, by, won, tricks, (log, action),
             h & i.suit_masks[led] or h,  # `_playable`, for the next seat
@@ -1053,13 +1122,15 @@ def apply(state: HandState, action: Action) -> HandState:
         won = (won[0], won[1], won[2] + 1)
     tricks += ((leader, trick, by),)
     if len(tricks) == 5:
+        n = _OverState()
         n._t = (i, P_OVER, None, h0, h1, h2, (), None, -1, 0, 0, won, tricks, (log, action), -1, 0)
-    else:
-        n._t = (
-            i, P_PLAY, by, h0, h1, h2, (), by, -1, 0, 0, won, tricks, (log, action),
-            (h0, h1, h2)[by],  # `_playable` before a lead: the whole hand
-            0,
-        )  # fmt: skip
+        return n
+    n = HandState()
+    n._t = (
+        i, P_PLAY, by, h0, h1, h2, (), by, -1, 0, 0, won, tricks, (log, action),
+        h0 if by == 0 else h1 if by == 1 else h2,  # `_playable` before a lead: the whole hand
+        0,
+    )  # fmt: skip
     return n
 
 
@@ -1071,6 +1142,12 @@ def _refuse(s: HandState, a: Action) -> NoReturn:
     """Raise `_check_play`'s refusal of a play that `apply`'s inline tests refused."""
     _check_play(s, a)
     raise AssertionError(f"{a} was refused by apply but not by _check_play")  # pragma: no cover
+
+
+def _refuse_other(s: HandState, a: Action) -> NoReturn:
+    """Raise the refusal of a bidding action that a step's inline tests refused."""
+    _check_other(s, a)
+    raise AssertionError(f"{a} was refused by apply but not by _check_other")  # pragma: no cover
 
 
 _NONE_WON = (0, 0, 0)
@@ -1086,17 +1163,6 @@ def _bid(
         i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
         (t[_LOG], a), -1, passes,
     )  # fmt: skip
-    return n
-
-
-def _with_hand(
-    t: StateTuple, i: _Info, phase: int, to_act: int, seat: int, hand: int, log: Log
-) -> HandState:
-    """The state of fields `t` after a bidding action that changed `seat`'s hand."""
-    h = [t[_H0], t[_H1], t[_H2]]
-    h[seat] = hand
-    n = HandState()
-    n._t = (i, phase, to_act, *h, (), None, -1, 0, 0, _NONE_WON, (), log, -1, 0)
     return n
 
 
@@ -1128,25 +1194,54 @@ def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
             return n
         i = t[_I].copy()
         i.up_taken = False
-        return _bid(t, i, P_BID2, (i.d.dealer + 1) % 3, a, 0)
-    i = t[_I].copy()  # order
-    i.maker = a.seat
-    _set_trump(i, i.up_suit)
-    return _bid(t, i, P_PICKUP, i.d.dealer, a, 0)
+        phase, to_act = P_BID2, (i.d.dealer + 1) % 3
+    else:
+        i = t[_I].copy()  # order
+        i.maker = a.seat
+        i.call_round = 1
+        i.trump, i.suit_masks, i.power, i.eff = _TRUMP[i.up_suit]
+        phase, to_act = P_PICKUP, i.d.dealer
+    n = HandState()
+    n._t = (
+        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
-    d = _check_pickup(s, a, typ)
+    # `_check_pickup`'s tests, inline: a legal pickup or leave costs no call;
+    # anything else gets `_check_pickup`'s refusal.
     t = s._t
-    i = t[_I].copy()
+    i = t[_I]
+    seat = a.seat
+    h0, h1, h2 = t[_H0], t[_H1], t[_H2]
     if typ == "pickup":
-        seat = a.seat
+        d = a.discard
+        c = _CI_get(d) if d.__class__ is str else None
+        held = (h0, h1, h2)[seat] | _BIT[i.d.up]
+        if c is None or not held & _BIT[c]:
+            _refuse_other(s, a)
+        i = i.copy()
         i.up_taken = True
-        i.dealer_discard = d
-        hand = (t[_H0 + seat] | 1 << i.d.up) ^ 1 << d
-        return _with_hand(t, i, P_MAKER, i.maker, seat, hand, (t[_LOG], a))  # type: ignore[arg-type]
-    i.up_taken = False  # leave
-    return _bid(t, i, P_MAKER, i.maker, a, 0)
+        i.dealer_discard = c
+        hand = held ^ _BIT[c]
+        if seat == 0:
+            h0 = hand
+        elif seat == 1:
+            h1 = hand
+        else:
+            h2 = hand
+    else:  # leave
+        if i.maker == seat:
+            _refuse_other(s, a)
+        i = i.copy()
+        i.up_taken = False
+    n = HandState()
+    n._t = (
+        i, P_MAKER, i.maker, h0, h1, h2, (), None, -1, 0, 0, _NONE_WON, (), (t[_LOG], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
@@ -1156,35 +1251,76 @@ def _step_bid2(s: HandState, a: Action, typ: str) -> HandState:
         passes = t[_PASSES] + 1
         if passes < 3:
             return _bid(t, t[_I], P_BID2, (a.seat + 1) % 3, a, passes)
-        return _bid(t, t[_I], P_OVER, None, a, 0)
+        n = _OverState()  # thrown in
+        n._t = (
+            t[_I], P_OVER, None, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+            (t[_LOG], a), -1, 0,
+        )  # fmt: skip
+        return n
     i = t[_I].copy()  # name
     i.maker = a.seat
-    _set_trump(i, x)
+    i.call_round = 2
+    i.trump, i.suit_masks, i.power, i.eff = _TRUMP[x]
     return _bid(t, i, P_MAKER, a.seat, a, 0)
 
 
 def _step_maker(s: HandState, a: Action, typ: str) -> HandState:
-    _check_maker(s, a, typ)
     t = s._t
     if typ == "alone":
         seat = a.seat
         i = t[_I].copy()
         i.alone = (seat,)
-        return _bid(t, i, P_DEFENDER, (seat + 1) % 3, a, 0)
-    # dummy, chosen before its cards are seen
-    return _bid(t, t[_I], P_KEEP, t[_TO_ACT], a, 0)
+        phase, to_act = P_DEFENDER, (seat + 1) % 3
+    else:  # dummy, chosen before its cards are seen
+        if a.keep is not None:
+            _refuse_other(s, a)
+        i = t[_I]
+        phase, to_act = P_KEEP, t[_TO_ACT]
+    n = HandState()
+    n._t = (
+        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
     """The record holds the choice and the keep as one `dummy` action: this
     one replaces the keep-less `dummy` that chose the dummy."""
-    m = _check_keep(s, a, typ)
     t = s._t
     seat = a.seat
+    # `_check_keep`'s tests, inline: five distinct cards (str, as it asks)
+    # of the ten; anything else gets `_check_keep`'s refusal.
+    ten = t[_H0 + seat] | t[_I].d.dummy_mask
+    try:
+        k0, k1, k2, k3, k4 = a.keep  # type: ignore[misc]
+        if k0.__class__ is k1.__class__ is k2.__class__ is k3.__class__ is k4.__class__ is str:
+            m = _BIT[_CI[k0]] | _BIT[_CI[k1]] | _BIT[_CI[k2]] | _BIT[_CI[k3]] | _BIT[_CI[k4]]
+        else:
+            m = 0
+    except (KeyError, TypeError, ValueError):
+        m = 0
+    if m | ten != ten or m.bit_count() != 5:
+        m = _check_keep(s, a, typ)  # the refusal
+        raise AssertionError(f"{a} was refused by apply but not by _check_keep")  # pragma: no cover
     i = t[_I].copy()
     i.dummy_used = True
-    i.maker_discards = (t[_H0 + seat] | i.d.dummy_mask) ^ m
-    return _with_hand(t, i, P_DEFENDER, (seat + 1) % 3, seat, m, (t[_LOG][0], a))
+    h0, h1, h2 = t[_H0], t[_H1], t[_H2]
+    if seat == 0:
+        i.maker_discards = (h0 | i.d.dummy_mask) ^ m
+        h0 = m
+    elif seat == 1:
+        i.maker_discards = (h1 | i.d.dummy_mask) ^ m
+        h1 = m
+    else:
+        i.maker_discards = (h2 | i.d.dummy_mask) ^ m
+        h2 = m
+    n = HandState()
+    n._t = (
+        i, P_DEFENDER, (seat + 1) % 3, h0, h1, h2, (), None, -1, 0, 0, _NONE_WON, (),
+        (t[_LOG][0], a), -1, 0,
+    )  # fmt: skip
+    return n
 
 
 def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
@@ -1192,21 +1328,37 @@ def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
     t = s._t
     i = t[_I]
     seat = a.seat
-    first = (i.maker + 1) % 3
-    other = (i.maker + 2) % 3
+    maker = i.maker
+    first = (maker + 1) % 3
     if typ == "alone":
+        out = (maker + 2) % 3 if seat == first else first
+        # `opening_lead`, inline: the lone defender leads against a lone
+        # maker, else the next active seat after them.
+        alone: tuple[int, ...]
+        if i.alone:  # the maker's
+            alone = (maker, seat) if maker < seat else (seat, maker)
+            lead = seat
+        else:
+            alone = (seat,)
+            lead = (seat + 1) % 3
+            if lead == out:
+                lead = (lead + 1) % 3
         i = i.copy()
-        i.alone = tuple(sorted((*i.alone, seat)))
-        i.sitting_out = other if seat == first else first
-    elif seat == first:  # pass (`_bid`, inline)
+        i.alone = alone
+        i.sitting_out = out
+        i.next_seat = _NEXT_SKIPPING[out]
+    elif seat == first:  # pass, the first defender's: the other's turn
         n = HandState()
         n._t = (
-            i, P_DEFENDER, other, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
-            (t[_LOG], a), -1, 0,
+            i, P_DEFENDER, (maker + 2) % 3, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0,
+            _NONE_WON, (), (t[_LOG], a), -1, 0,
         )  # fmt: skip
         return n
-    # Else nobody sits out: `i` stays as it is.
-    lead = _start_play(i)
+    else:
+        # Both passed: nobody sits out, the deal's `next_seat` (all three, in
+        # turn) holds and `i` stays as it is; `opening_lead` without a call.
+        alone = i.alone
+        lead = (alone[0] + 1) % 3 if alone else (i.d.dealer + 1) % 3
     n = HandState()
     n._t = (
         i, P_PLAY, lead, t[_H0], t[_H1], t[_H2], (), lead, -1, 0, 0, _NONE_WON, (),
@@ -1217,22 +1369,12 @@ def _step_defender(s: HandState, a: Action, typ: str) -> HandState:
     return n
 
 
-def _start_play(i: _Info) -> int:
-    """Fix who plays, and return who leads. With nobody sitting out, the
-    deal's `next_seat` (all three, in turn) holds and `i` is not touched;
-    else `i` is the step's own copy."""
-    out = i.sitting_out
-    if out is not None:
-        nxt = [next_seat(s, out) for s in range(3)]
-        i.next_seat = (nxt[0], nxt[1], nxt[2])
-    return opening_lead(i.d.dealer, i.maker, i.alone, out)  # type: ignore[arg-type]
-
-
-def _set_trump(i: _Info, x: int) -> None:
-    i.trump = x
-    i.suit_masks = SUIT_MASK[x]
-    i.power = POWER[x]
-    i.eff = EFF_SUIT[x]
+# _NEXT_SKIPPING[out]: `_Info.next_seat` while `out` sits out (rules.next_seat).
+_NEXT_SKIPPING = tuple(
+    (next_seat(0, out), next_seat(1, out), next_seat(2, out)) for out in range(3)
+)
+# _TRUMP[x]: trump x and its tables, as `_Info` keeps them (trump, suit_masks, power, eff).
+_TRUMP = tuple((x, SUIT_MASK[x], POWER[x], EFF_SUIT[x]) for x in range(4))
 
 
 # Indexed by phase, as _CHECK and _TYPES.
@@ -1253,16 +1395,18 @@ _STEP: tuple[Callable[[HandState, Action, str], HandState], ...] = (
 
 def points(state: HandState) -> list[int]:
     """Points per seat for this hand (zeros until complete, or when thrown in)."""
-    i = state._i
-    if state._phase != P_OVER or i.maker is None:
-        return [0, 0, 0]
+    t = state._t
+    i = t[_I]
     maker = i.maker
+    if t[_PHASE] != P_OVER or maker is None:
+        return [0, 0, 0]
+    alone = i.alone
     return hand_points(
         maker,
-        state._won[maker],
-        maker in i.alone,
-        any(s != maker for s in i.alone),
-        i.rules.lone_maker_march,
+        t[_WON][maker],
+        maker in alone,
+        any(s != maker for s in alone),
+        i.d.rules.lone_maker_march,
     )
 
 
@@ -1287,16 +1431,18 @@ def result(state: HandState) -> HandResult:
 
 def hand_result(state: HandState) -> HandResult:
     """`result`, typed (a view's `result`)."""
-    i = state._i
-    over = state._phase == P_OVER
+    t = state._t
+    i = t[_I]
+    over = t[_PHASE] == P_OVER
+    trump = i.trump
     return {
         "complete": over,
         "thrown_in": over and i.maker is None,
         "maker": i.maker,
-        "trump": None if i.trump is None else SUITS[i.trump],
+        "trump": None if trump is None else SUITS[trump],
         "alone": list(i.alone),
         "sitting_out": i.sitting_out,
-        "tricks": list(state._won),
+        "tricks": list(t[_WON]),
         "points": points(state),
     }
 
@@ -1306,13 +1452,46 @@ def outcome(state: HandState) -> HandOutcome:
     in (None while in progress), with the dummy or alone, and the call's
     round. Not part of the replay result (docs/hand-record.md fixes its
     fields): a view's `outcome`, and `records.outcome_of` for a stored record."""
-    i = state._i
+    t = state._t
+    i = t[_I]
     maker = i.maker
+    ph = t[_PHASE]
     return hand_outcome(
-        state._phase == P_OVER,
+        ph == P_OVER,
         maker,
-        state._won[maker] if maker is not None else 0,
+        t[_WON][maker] if maker is not None else 0,
         maker is not None and maker in i.alone,
-        i.dummy_used or state._phase == P_KEEP,
-        call_round([a.type for a in state._actions]),
+        i.dummy_used or ph == P_KEEP,
+        # (`call_round` of the actions' types: the step that made trump noted it.)
+        i.call_round,
+    )
+
+
+def score_row(state: HandState) -> tuple[int, HandResult, HandOutcome]:
+    """A finished hand's dealer, `hand_result` and `outcome` (a game's score
+    pad): worked out once, kept on the state, handed out as fresh copies."""
+    try:
+        dealer, res, out = state._row  # type: ignore[attr-defined]
+    except AttributeError:
+        dealer, res, out = state._t[_I].d.dealer, hand_result(state), outcome(state)
+        if isinstance(state, _OverState):
+            state._row = (dealer, res, out)  # never handed out: copies are
+    fresh: HandResult = {
+        "complete": res["complete"],
+        "thrown_in": res["thrown_in"],
+        "maker": res["maker"],
+        "trump": res["trump"],
+        "alone": list(res["alone"]),
+        "sitting_out": res["sitting_out"],
+        "tricks": list(res["tricks"]),
+        "points": list(res["points"]),
+    }
+    return (
+        dealer,
+        fresh,
+        {
+            "outcome": out["outcome"],
+            "maker_play": out["maker_play"],
+            "call_round": out["call_round"],
+        },
     )

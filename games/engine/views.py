@@ -6,8 +6,20 @@ from typing import TypedDict
 
 from . import actions as A
 from .actions import ActionDict
-from .cards import CARD_INDEX, CARD_STRS, SUITS, cards_of, sort_key
+from .cards import CARD_INDEX, CARD_STRS, N_CARDS, SUITS, cards_of, sort_key
 from .hand import (
+    _H0,
+    _H1,
+    _H2,
+    _I,
+    _LEADER,
+    _LED,
+    _LOG,
+    _PHASE,
+    _TO_ACT,
+    _TRICK,
+    _TRICKS,
+    _WON,
     P_BID1,
     P_BID2,
     P_JOKER,
@@ -15,13 +27,17 @@ from .hand import (
     P_OVER,
     P_PICKUP,
     P_PLAY,
+    PHASES,
     HandResult,
     HandState,
+    StateTuple,
     _may_name,
+    _OverState,
     _ten_cards,
     hand_result,
     legal_actions,
     outcome,
+    score_row,
     verify,
 )
 from .rules import (
@@ -109,7 +125,7 @@ class HandView(TypedDict):
 
 
 def _sorted(cards: list[int], trump: int | None) -> list[str]:
-    cards.sort(key=lambda c: sort_key(c, trump))
+    cards.sort(key=_SORT_KEYS[4 if trump is None else trump])
     return [CARD_STRS[c] for c in cards]
 
 
@@ -122,15 +138,6 @@ def discards_of(state: HandState, seat: int) -> list[str]:
     if seat == i.maker:
         out.extend(cards_of(i.maker_discards))
     return _sorted(out, i.trump)
-
-
-def _public_action(d: ActionDict, viewer: int | None) -> ActionDict:
-    if d["seat"] != viewer:
-        if d["type"] == "pickup":
-            d.pop("discard", None)
-        elif d["type"] == "dummy":
-            d.pop("keep", None)
-    return d
 
 
 def refusals(state: HandState, seat: int | None, hand: list[str] | None) -> list[Unplayable]:
@@ -219,78 +226,183 @@ def view(state: HandState, seat: int | None) -> HandView:
       deal: once over, {"hands", "dummy", "kitty", "discards"} as dealt
         (DealDict); else None.
     """
-    i = state._i
-    ph = state._phase
+    t = state._t
+    i = t[_I]
+    d = i.d
+    ph = t[_PHASE]
+    to_act = t[_TO_ACT]
+    trick = t[_TRICK]
     over = ph == P_OVER
     trump = i.trump
+    up_card = d.up
     up: str | None = None
-    played = {c for t in state._tricks for _, c in t[1]} | {c for _, c in state._trick}
-    if ph in (P_JOKER, P_BID1, P_PICKUP) or over or (i.up_taken and i.up not in played):
-        up = CARD_STRS[i.up]
+    if ph in (P_JOKER, P_BID1, P_PICKUP) or over:
+        up = CARD_STRS[up_card]
+    elif i.up_taken:
+        played = {c for tr in t[_TRICKS] for _, c in tr[1]} | {c for _, c in trick}
+        if up_card not in played:
+            up = CARD_STRS[up_card]
     legal: list[ActionDict] = []
     exchange = None
-    if seat is not None and seat == state._to_act:
+    if seat is not None and seat == to_act:
         if ph == P_KEEP:
             legal = [{"seat": seat, "type": "dummy", "keep": None}]
             exchange = _ten_cards(state)
         else:
             legal = [a.to_dict() for a in legal_actions(state)]
-    hand = None if seat is None else _sorted(cards_of(state._hands[seat]), trump)
-    history = [_public_action(a.to_dict(), seat) for a in state._actions]
-    tricks: list[TrickDict] = [
-        {"leader": ld, "cards": [(s, CARD_STRS[c]) for s, c in t], "winner": w}
-        for ld, t, w in state._tricks
-    ]
+    keys = _SORT_KEYS[4 if trump is None else trump]
+    hand = None
+    if seat is not None:
+        cards = cards_of(t[_H0 + seat])
+        cards.sort(key=keys)
+        hand = [CARD_STRS[c] for c in cards]
+    tricks, history = _tricks_and_history(t, seat)
     res = hand_result(state) if over else None
     deal: DealDict | None = None
     if over:
-        deal = {
-            "hands": [[CARD_STRS[c] for c in h] for h in i.deal_hands],
-            "dummy": [CARD_STRS[c] for c in i.dummy],
-            "kitty": [CARD_STRS[c] for c in i.kitty],
-            "discards": [discards_of(state, s) for s in range(3)],
-        }
+        deal = _deal(state)
+    up_suit = i.up_suit
+    joker_suit = i.joker_suit
+    up_taken = i.up_taken
+    maker = i.maker
+    dealer = d.dealer
     return {
         "seat": seat,
-        "rules": rules_dict(i.rules),
-        "dealer": i.dealer,
-        "phase": state.phase.value,
-        "to_act": state._to_act,
+        "rules": rules_dict(d.rules),
+        "dealer": dealer,
+        "phase": _PHASE_VALUES[ph],
+        "to_act": to_act,
         "hand": hand,
-        "hand_counts": [h.bit_count() for h in state._hands],
+        "hand_counts": [t[_H0].bit_count(), t[_H1].bit_count(), t[_H2].bit_count()],
         "up_card": up,
-        "up_card_taken": i.up_taken,
-        "turned_down": CARD_STRS[i.up] if i.up_taken is False else None,
+        "up_card_taken": up_taken,
+        "turned_down": CARD_STRS[up_card] if up_taken is False else None,
         "banned_suit": (
-            SUITS[i.up_suit]
-            if ph == P_BID2 and i.up_suit >= 0 and not _may_name(i, i.up_suit)
-            else None
+            SUITS[up_suit] if ph == P_BID2 and up_suit >= 0 and not _may_name(i, up_suit) else None
         ),
-        "up_suit": SUITS[i.up_suit] if i.up_suit >= 0 else None,
-        "joker_suit": None if i.joker_suit is None else SUITS[i.joker_suit],
-        "maker": i.maker,
+        "up_suit": SUITS[up_suit] if up_suit >= 0 else None,
+        "joker_suit": None if joker_suit is None else SUITS[joker_suit],
+        "maker": maker,
         "trump": None if trump is None else SUITS[trump],
         "alone": list(i.alone),
         "sitting_out": i.sitting_out,
         "dummy": (
-            _sorted(list(i.dummy), trump)
-            if seat is not None and seat == i.maker and (i.dummy_used or ph == P_KEEP)
+            _sorted(list(d.dummy), trump)
+            if seat is not None and seat == maker and (i.dummy_used or ph == P_KEEP)
             else None
         ),
         "my_discards": [] if seat is None else discards_of(state, seat),
-        "kitty_size": kitty_size(state),
+        # (`kitty_size`, inline.)
+        "kitty_size": len(d.kitty) if up_taken is False else len(d.kitty) - 1,
         "history": history,
         "tricks": tricks,
-        "current_trick": [(s, CARD_STRS[c]) for s, c in state._trick],
-        "led_suit": SUITS[state._led] if state._trick else None,
-        "leader": state._leader,
-        "tricks_won": list(state._won),
+        "current_trick": [(s, CARD_STRS[c]) for s, c in trick],
+        "led_suit": SUITS[t[_LED]] if trick else None,
+        "leader": t[_LEADER],
+        "tricks_won": list(t[_WON]),
         "legal_actions": legal,
-        "refused": refusals(state, seat, hand),
+        "refused": refusals(state, seat, hand) if ph == P_PLAY and seat == to_act else [],
         "exchange": exchange,
-        "call": None if seat is None else call_code(i.dealer, seat),
-        "call_name": None if seat is None else call_name(i.dealer, seat),
+        "call": None if seat is None else _CALLS[(seat - dealer) % 3],
+        "call_name": None if seat is None else _CALL_NAMES[(seat - dealer) % 3],
         "result": res,
         "outcome": outcome(state),
         "deal": deal,
     }
+
+
+def _tricks_and_history(
+    t: StateTuple, seat: int | None
+) -> tuple[list[TrickDict], list[ActionDict]]:
+    """A view's `tricks` and `history` (what `seat` may see of the actions)
+    from a state's fields."""
+    tricks: list[TrickDict] = [
+        {"leader": ld, "cards": [(s, CARD_STRS[c]) for s, c in tr], "winner": w}
+        for ld, tr, w in t[_TRICKS]
+    ]
+    # The log, newest first (hand._unlog), each action as the viewer sees it:
+    # a pickup's discard and a dummy's keep only for the seat that made it.
+    history: list[ActionDict] = []
+    log = t[_LOG]
+    while log:
+        log, a = log
+        ad = a.to_dict()
+        if a.seat != seat:
+            typ = a.type
+            if typ == "pickup":
+                ad.pop("discard", None)
+            elif typ == "dummy":
+                ad.pop("keep", None)
+        history.append(ad)
+    history.reverse()
+    return tricks, history
+
+
+def _deal(state: HandState) -> DealDict:
+    """A finished hand's `deal`, as a view shows it."""
+    d = state._t[_I].d
+    return {
+        "hands": [[CARD_STRS[c] for c in h] for h in d.deal_hands],
+        "dummy": [CARD_STRS[c] for c in d.dummy],
+        "kitty": [CARD_STRS[c] for c in d.kitty],
+        "discards": [discards_of(state, s) for s in range(3)],
+    }
+
+
+def over_parts(state: HandState, seat: int | None) -> OverParts:
+    """What `view(state, seat)` of a finished hand says in its `result`,
+    `outcome`, `deal`, `tricks` and `history`, without the rest (a game's
+    view's `last_hand`). They no longer change: worked out once per seat,
+    kept on the state (`hand._OverState`), handed out as copies."""
+    try:
+        known = state._parts  # type: ignore[attr-defined]
+    except AttributeError:
+        known = {}
+        if isinstance(state, _OverState):
+            state._parts = known
+    parts: _KeptParts | None = known.get(seat)
+    if parts is None:
+        tricks, history = _tricks_and_history(state._t, seat)
+        # With each action's dict: whether it holds the action's own `keep` list (to copy).
+        own_keep = [
+            a.keep is not None and "keep" in d for a, d in zip(state._actions, history, strict=True)
+        ]
+        parts = known[seat] = (_deal(state), tricks, list(zip(history, own_keep, strict=True)))
+    deal, kept_tricks, kept_history = parts
+    _, res, out = score_row(state)
+    fresh_history: list[ActionDict] = []
+    for d, copy_keep in kept_history:
+        d = d.copy()  # (extra fields' values shared, as `Action.to_dict` shares them)
+        if copy_keep:
+            d["keep"] = list(d["keep"])  # type: ignore[arg-type]
+        fresh_history.append(d)
+    return (
+        res,
+        out,
+        {
+            "hands": [list(h) for h in deal["hands"]],
+            "dummy": list(deal["dummy"]),
+            "kitty": list(deal["kitty"]),
+            "discards": [list(d) for d in deal["discards"]],
+        },
+        [
+            {"leader": t["leader"], "cards": list(t["cards"]), "winner": t["winner"]}
+            for t in kept_tricks
+        ],
+        fresh_history,
+    )
+
+
+# A finished hand's parts of its view (`over_parts`).
+OverParts = tuple[HandResult, HandOutcome, DealDict, list[TrickDict], list[ActionDict]]
+# What a finished hand keeps of them, by seat (copied out by `over_parts`).
+_KeptParts = tuple[DealDict, list[TrickDict], list[tuple[ActionDict, bool]]]
+
+# Display order (cards.sort_key) by trump (4: none yet), as a key for list.sort.
+_SORT_KEYS = tuple(
+    tuple(sort_key(c, None if x == 4 else x) for c in range(N_CARDS)).__getitem__ for x in range(5)
+)
+_PHASE_VALUES = tuple(p.value for p in PHASES)
+# By (seat - dealer) % 3: `call_code` and `call_name` of a seat.
+_CALLS = tuple(call_code(0, k) for k in range(3))
+_CALL_NAMES = tuple(call_name(0, k) for k in range(3))
