@@ -890,8 +890,7 @@ def _score_pad_html(game: Game, view: GameView, names: dict[int, str], order: li
     if not view["score_pad"]:
         return ""
     in_order = tuple(names[p] for p in order)
-    hands = len(view["score_pad"]) if game.pk is not None else repr(view["score_pad"])
-    key = (game.pk, game.created, hands, tuple(order), in_order)
+    key = (game.pk, game.created, len(view["score_pad"]), tuple(order), in_order)
     return fragment(
         "score_pad",
         key,
@@ -1087,20 +1086,12 @@ def table_view(
     if view["last_hand"]:
         seen = table.daily_date is not None
         # A finished hand never changes: the game and the hand's number say
-        # what it shows (the engine's view of it, unless the game is unsaved).
-        which = (game.pk, game.created) if game.pk is not None else repr(view["last_hand"])
+        # what it shows. A spectator's summary differs from the players' of
+        # the same hand, and a daily deal's from one seat to another.
+        ended = view["over"] or view["phase"] == "over"
         last_hand_html = fragment(
             "hand_summary",
-            # A spectator's summary differs from the players' of the same hand,
-            # and a daily deal's from one seat to another.
-            (
-                which,
-                view["hand_number"],
-                view["over"] or view["phase"] == "over",
-                names_key,
-                seen,
-                me,
-            ),
+            (game.pk, game.created, view["hand_number"], ended, names_key, seen, me),
             lambda: {
                 "last_hand": _hand_summary(
                     view["last_hand"], names, view["hand_number"], view, seen=seen

@@ -1201,12 +1201,7 @@ def _step_bid1(s: HandState, a: Action, typ: str) -> HandState:
         i.call_round = 1
         i.trump, i.suit_masks, i.power, i.eff = _TRUMP[i.up_suit]
         phase, to_act = P_PICKUP, i.d.dealer
-    n = HandState()
-    n._t = (
-        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
-        (t[_LOG], a), -1, 0,
-    )  # fmt: skip
-    return n
+    return _bid(t, i, phase, to_act, a, 0)
 
 
 def _step_pickup(s: HandState, a: Action, typ: str) -> HandState:
@@ -1276,12 +1271,7 @@ def _step_maker(s: HandState, a: Action, typ: str) -> HandState:
             _refuse_other(s, a)
         i = t[_I]
         phase, to_act = P_KEEP, t[_TO_ACT]
-    n = HandState()
-    n._t = (
-        i, phase, to_act, t[_H0], t[_H1], t[_H2], (), None, -1, 0, 0, _NONE_WON, (),
-        (t[_LOG], a), -1, 0,
-    )  # fmt: skip
-    return n
+    return _bid(t, i, phase, to_act, a, 0)
 
 
 def _step_keep(s: HandState, a: Action, typ: str) -> HandState:
