@@ -270,3 +270,67 @@ def test_defending_alone_only_when_the_partners_points_are_safe(
 ) -> None:
     v = _lone_defence_view(scores)
     assert choose_action("hard", v, random.Random(0)).type == call
+
+
+def _sure_trick_view() -> HandView:
+    # Hearts trump, seat 2 the maker with four trumps kept; seat 0, the other
+    # defender, won the first trick and leads the right bower. Seat 1 holds the
+    # left bower and the nine: the left is the boss trump once the right is out.
+    rec = record(
+        0,
+        ["JH AS 9C TD KS", "JD 9H AC KC TS", "AH KH QH 9S 9D"],
+        "TH QD KD AD JC",
+        "QC TC QS JS",
+        [
+            *ROUND1_PASS,
+            (1, "pass", None),
+            (2, "name", "H"),
+            (2, "dummy", "AH KH QH TH 9S"),
+            (0, "pass", None),
+            (1, "pass", None),
+            *plays("1:TS 2:9S 0:AS", "0:JH"),
+        ],
+    )
+    return seat_view(rec, 1)
+
+
+@pytest.mark.parametrize("level", ("medium", "hard", "expert"))
+def test_a_defender_does_not_overtake_the_other_defenders_sure_trick(
+    level: str, small_budget: None
+) -> None:
+    """The right bower wins the trick whatever the maker plays: spend the
+    nine, keep the left bower for a trick of its own (the third that euchres)."""
+    v = _sure_trick_view()
+    assert v["to_act"] == 1 and v["maker"] == 2
+    assert sorted(a["card"] for a in v["legal_actions"]) == ["9H", "JD"]
+    for seed in range(3):
+        assert choose_action(level, v, random.Random(seed)).card == "9H"
+
+
+def _march_view(scores: list[int]) -> HandView:
+    # Seat 1 ordered with the five top trumps (a lone march scores 4).
+    rec = record(
+        0,
+        ["KC KD 9D AC QS", "JH JD AH KH QH", "AS TH TC JC KS"],
+        "AD QC TS TD JS",
+        "9H 9C 9S QD",
+        [(1, "order", None), (0, "leave", None)],
+        lone_maker_march=4,
+    )
+    v = seat_view(rec, 1)
+    assert v["phase"] == "maker_choice"
+    return {**v, "scores": scores, "target": 10}  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    ("scores", "choice"),
+    [
+        ([0, 0, 0], "alone"),  # four points against the dummy's three
+        ([6, 6, 9], "alone"),  # only a lone march (6 + 4) ends the game before seat 2 can
+    ],
+)
+@pytest.mark.parametrize("level", ("hard", "expert"))
+def test_going_alone_follows_the_score(
+    level: str, scores: list[int], choice: str, full_budget: None
+) -> None:
+    assert choose_action(level, _march_view(scores), random.Random(0)).type == choice
