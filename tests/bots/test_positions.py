@@ -17,23 +17,42 @@ SMART = ("medium", "hard")
 ROUND1_PASS = [(1, "pass", None), (2, "pass", None), (0, "pass", None)]
 
 
-def _partner_ace_view() -> HandView:
+def _hearts_by_seat2(
+    hands: list[str], dummy: str, kitty: str, keep: str, *tricks: str, seat: int = 0
+) -> HandView:
+    """Dealer 0; all pass the up card, seat 2 names hearts and keeps `keep`
+    of its hand and the dummy, neither defender goes alone; then `tricks`."""
     rec = record(
         0,
-        ["9H TH QH 9C 9D", "AS KS AC KC AD", "9S JH AH KH TS"],
-        "TC JC TD JD QD",
-        "QC KD JS QS",
+        hands,
+        dummy,
+        kitty,
         [
             *ROUND1_PASS,
             (1, "pass", None),
             (2, "name", "H"),
-            (2, "dummy", "JH AH KH JD 9S"),
+            (2, "dummy", keep),
             (0, "pass", None),
             (1, "pass", None),
-            *plays("1:AS 2:9S"),
+            *plays(*tricks),
         ],
     )
-    return seat_view(rec, 0)
+    return seat_view(rec, seat)
+
+
+def _at_score(v: HandView, scores: list[int]) -> HandView:
+    """The view as `game_view` gives it at these scores, to 10."""
+    return {**v, "scores": scores, "target": 10}  # type: ignore[typeddict-item]
+
+
+def _partner_ace_view() -> HandView:
+    return _hearts_by_seat2(
+        ["9H TH QH 9C 9D", "AS KS AC KC AD", "9S JH AH KH TS"],
+        "TC JC TD JD QD",
+        "QC KD JS QS",
+        "JH AH KH JD 9S",
+        "1:AS 2:9S",
+    )
 
 
 @pytest.mark.parametrize("level", SMART)
@@ -52,22 +71,13 @@ def test_duck_view_is_what_we_think() -> None:
 
 
 def _duck_view() -> HandView:
-    rec = record(
-        0,
+    return _hearts_by_seat2(
         ["AS QS 9H TH 9C", "KS AC KC AD TS", "9S JH AH KH QH"],
         "TC JC 9D TD JD",
         "QC QD KD JS",
-        [
-            *ROUND1_PASS,
-            (1, "pass", None),
-            (2, "name", "H"),
-            (2, "dummy", "JH AH KH QH 9S"),
-            (0, "pass", None),
-            (1, "pass", None),
-            *plays("1:KS 2:9S"),
-        ],
+        "JH AH KH QH 9S",
+        "1:KS 2:9S",
     )
-    return seat_view(rec, 0)
 
 
 @pytest.mark.parametrize("level", SMART)
@@ -225,22 +235,6 @@ def test_the_right_bower_is_not_ordered_into_the_dealers_hand(
     assert choose_action("expert", seat_view(rec, 1), random.Random(0)).type == call
 
 
-@pytest.mark.parametrize("level", ("hard", "expert"))
-def test_a_march_in_hand_goes_alone(level: str, full_budget: None) -> None:
-    """The five top trumps: alone, when a lone march scores 4 (the dummy's march scores 3)."""
-    rec = record(
-        0,
-        ["KC KD 9D AC QS", "JH JD AH KH QH", "AS TH TC JC KS"],
-        "AD QC TS TD JS",
-        "9H 9C 9S QD",
-        [(1, "order", None), (0, "leave", None)],
-        lone_maker_march=4,
-    )
-    v = seat_view(rec, 1)
-    assert v["phase"] == "maker_choice"
-    assert choose_action(level, v, random.Random(0)).type == "alone"
-
-
 # Seat 1 went alone on clubs after all passed the nine of hearts; seat 2, left
 # of the maker, holds both black bowers, the ace and king of clubs and the ace
 # of diamonds. A lone defence that takes all five scores 4 for both defenders,
@@ -255,7 +249,7 @@ def _lone_defence_view(scores: list[int]) -> HandView:
     )
     v = seat_view(rec, 2)
     assert v["phase"] == "defender_alone"
-    return {**v, "scores": scores, "target": 10}  # type: ignore[typeddict-item]
+    return _at_score(v, scores)
 
 
 @pytest.mark.parametrize(
@@ -276,22 +270,15 @@ def _sure_trick_view() -> HandView:
     # Hearts trump, seat 2 the maker with four trumps kept; seat 0, the other
     # defender, won the first trick and leads the right bower. Seat 1 holds the
     # left bower and the nine: the left is the boss trump once the right is out.
-    rec = record(
-        0,
+    return _hearts_by_seat2(
         ["JH AS 9C TD KS", "JD 9H AC KC TS", "AH KH QH 9S 9D"],
         "TH QD KD AD JC",
         "QC TC QS JS",
-        [
-            *ROUND1_PASS,
-            (1, "pass", None),
-            (2, "name", "H"),
-            (2, "dummy", "AH KH QH TH 9S"),
-            (0, "pass", None),
-            (1, "pass", None),
-            *plays("1:TS 2:9S 0:AS", "0:JH"),
-        ],
+        "AH KH QH TH 9S",
+        "1:TS 2:9S 0:AS",
+        "0:JH",
+        seat=1,
     )
-    return seat_view(rec, 1)
 
 
 @pytest.mark.parametrize("level", ("medium", "hard", "expert"))
@@ -319,13 +306,13 @@ def _march_view(scores: list[int]) -> HandView:
     )
     v = seat_view(rec, 1)
     assert v["phase"] == "maker_choice"
-    return {**v, "scores": scores, "target": 10}  # type: ignore[typeddict-item]
+    return _at_score(v, scores)
 
 
 @pytest.mark.parametrize(
     ("scores", "choice"),
     [
-        ([0, 0, 0], "alone"),  # four points against the dummy's three
+        ([0, 0, 0], "alone"),  # a lone march scores 4, the dummy's 3
         ([6, 6, 9], "alone"),  # only a lone march (6 + 4) ends the game before seat 2 can
     ],
 )
