@@ -321,3 +321,32 @@ def test_going_alone_follows_the_score(
     level: str, scores: list[int], choice: str, full_budget: None
 ) -> None:
     assert choose_action(level, _march_view(scores), random.Random(0)).type == choice
+
+
+@pytest.mark.parametrize(("trick", "read"), [("1:TS 2:KS 0:QS", True), ("1:TS 2:9S 0:QS", False)])
+def test_the_expert_reads_a_trick_let_go_to_the_maker(trick: str, read: bool) -> None:
+    """Seat 0, last to the first trick, follows with the queen under the
+    maker's king: the expert (seat 1) then finds seat 0 unlikely to hold the
+    unseen ace of spades. When the other defender's ten was winning, letting
+    it go says nothing."""
+    from games.bots.common import CARD_INDEX, Knowledge, mask
+
+    v = _hearts_by_seat2(
+        ["9H TH 9C QS 9D", "AC KC AD KD TS", "JH AH KH KS 9S"],
+        "TC JC TD JD QD",
+        "QC AS JS QH",
+        "JH AH KH KS 9S",
+        trick,
+        seat=1,
+    )
+    k = Knowledge.from_view(v)
+    assert k.unseen() >> CARD_INDEX["AS"] & 1
+    weight = hard._card_weight(k)
+    if not read:
+        assert weight is None
+        return
+    assert weight is not None
+    with_ace = {0: mask(["9H", "TH", "9C", "AS"]), 2: mask(["JH", "AH", "KH", "9S"])}
+    without = {0: mask(["9H", "TH", "9C", "JS"]), 2: mask(["JH", "AH", "KH", "9S"])}
+    assert weight(with_ace) == hard.DUCK_LIKELIHOOD
+    assert weight(without) == 1.0
