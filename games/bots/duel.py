@@ -32,7 +32,17 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from games.engine import Action, GameView, Rules, RulesDict, apply, new_hand, result, view
+from games.engine import (
+    Action,
+    GameView,
+    HandView,
+    Rules,
+    RulesDict,
+    apply,
+    new_hand,
+    result,
+    view,
+)
 
 from . import LEVELS, choose_action, hard, revision
 
@@ -58,10 +68,38 @@ class Played:
     times: list[float] = field(default_factory=list)
 
 
-def _scores(rng: random.Random, target: int) -> list[int]:
+def draw_scores(rng: random.Random, target: int) -> list[int]:
     if rng.random() < 0.25:
         return [0, 0, 0]
     return [rng.randrange(target) for _ in range(3)]
+
+
+def decide(
+    level: str,
+    hv: HandView,
+    scores: list[int],
+    target: int,
+    key: str,
+    rng: random.Random,
+) -> Action:
+    """The action of a bot (a level or git:<rev>) from a seat's view of this
+    one hand, made a game view at these scores (`key` seeds a revision's bot)."""
+    v = GameView(
+        **hv,
+        scores=scores,
+        target=target,
+        hand_limit=None,
+        hand_number=1,
+        over=False,
+        winner=None,
+        first_dealer=hv["dealer"] or 0,
+        next_dealer=None,
+        last_hand=None,
+        score_pad=[],
+    )
+    if revision.parse(level) is not None:
+        return Action.from_dict(revision.bot(level).choose(key, v))
+    return choose_action(level, v, rng)
 
 
 def play_deal(
@@ -71,7 +109,7 @@ def play_deal(
     hero = i % 3
     dealer = (i // 3) % 3
     deal_rng = random.Random(f"duel-deal-{seed}-{i}")
-    scores = _scores(deal_rng, target)
+    scores = draw_scores(deal_rng, target)
     state = new_hand(rules, dealer, deal_rng)
     keys = [f"duel-bot-{seed}-{i}-{s}" for s in range(3)]
     rngs = [random.Random(key) for key in keys]
@@ -79,26 +117,9 @@ def play_deal(
     while state.to_act is not None:
         seat = state.to_act
         hv = view(state, seat)
-        # The seat's view at this score: a game view of this one hand.
-        v = GameView(
-            **hv,
-            scores=scores,
-            target=target,
-            hand_limit=None,
-            hand_number=1,
-            over=False,
-            winner=None,
-            first_dealer=dealer,
-            next_dealer=None,
-            last_hand=None,
-            score_pad=[],
-        )
         level = hero_level if seat == hero else field_level
         t0 = time.perf_counter()
-        if revision.parse(level) is not None:
-            a = Action.from_dict(revision.bot(level).choose(keys[seat], v))
-        else:
-            a = choose_action(level, v, rngs[seat])
+        a = decide(level, hv, scores, target, keys[seat], rngs[seat])
         if seat == hero:
             if len(hv["legal_actions"]) > 1 or a.type == "dummy":
                 out.times.append(time.perf_counter() - t0)
@@ -134,7 +155,7 @@ def compare(
     return Compared(pa.value - pb.value, part, pa.times, pb.times)
 
 
-def _lift_caps() -> None:
+def lift_caps() -> None:
     """No wall-time cap on a decision: each bot takes its sample budget, so
     the figures follow the seed, not the machine's load."""
     hard.CAP_MS = hard.EXPERT_CAP_MS = math.inf
@@ -190,7 +211,7 @@ def report(results: list[Compared], a: str, b: str) -> str:
     return "\n".join(lines)
 
 
-def _bot(spec: str) -> str:
+def bot_spec(spec: str) -> str:
     if spec in LEVELS or revision.parse(spec) is not None:
         return spec
     raise argparse.ArgumentTypeError(f"{spec!r} is not one of {', '.join(LEVELS)} or git:<rev>")
@@ -205,8 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m games.bots.duel", description=__doc__.split("\n")[0]
     )
-    p.add_argument("--a", type=_bot, default="hard", help="a level or git:<rev>[:<level>]")
-    p.add_argument("--b", type=_bot, default="git:c00a88c", help="as --a (default: git:c00a88c)")
+    p.add_argument("--a", type=bot_spec, default="hard", help="a level or git:<rev>[:<level>]")
+    p.add_argument(
+        "--b", type=bot_spec, default="git:c00a88c", help="as --a (default: git:c00a88c)"
+    )
     p.add_argument(
         "--field",
         choices=LEVELS,
@@ -229,10 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[Compared] = []
     start = time.perf_counter()
     if args.procs == 1:
-        _lift_caps()
+        lift_caps()
         it: Iterator[Compared] = map(_job, jobs)
     else:
-        pool = multiprocessing.get_context("fork").Pool(args.procs, initializer=_lift_caps)
+        pool = multiprocessing.get_context("fork").Pool(args.procs, initializer=lift_caps)
         it = pool.imap(_job, jobs, chunksize=4)
     for n, r in enumerate(it, start=1):
         results.append(r)
