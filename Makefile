@@ -84,8 +84,16 @@ else
 	  $(BIN)/honcho start -f Procfile.scaled postgres $(SCALED)
 endif
 
+# Two runs: everything but the browser tests in two processes (pytest-xdist,
+# a file to a process: a file's fixtures start once), then the browser tests
+# in one. Playwright keeps an event loop in its process for the rest of the
+# session, where the websocket tests' async_to_sync then refuses to run, and
+# one chromium at a time keeps the tests of layout and motion steady. Exit
+# code 5 is "no tests selected" (PYTEST_ARGS naming one folder).
+TEST_PROCS ?= 2
 test: messages chromium postgresql
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCS) --dist loadfile -m "not browser" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -m browser $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # The engine and the bots import nothing from Django: their tests run without
 # pytest-django, so without the site's settings, database or Redis.
