@@ -500,6 +500,22 @@ def rating_ranks(scores: list[int], winner: int | None, left: Collection[int] = 
     return [float(r) for r in ranks_of(scores)]
 
 
+def rate_seats[K](
+    seats: list[tuple[K, float, float]], ranks: list[float]
+) -> dict[K, tuple[float, float]]:
+    """One game's new (mu, sigma) for each player, from each seat's (player,
+    mu, sigma) and place. A player seated twice (a bot level, one
+    pseudo-player) gets the mean of its seats' updates."""
+    new = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma)] for _, mu, sigma in seats], ranks=ranks)
+    updates: dict[K, list[tuple[float, float]]] = {}
+    for (key, _, _), team in zip(seats, new, strict=True):
+        updates.setdefault(key, []).append((team[0].mu, team[0].sigma))
+    return {
+        key: (sum(m for m, _ in got) / len(got), sum(s for _, s in got) / len(got))
+        for key, got in updates.items()
+    }
+
+
 def ratings_update(*, game: Game) -> bool:
     """Rate a finished game once. Bots are rated as one pseudo-player per level,
     so a person's game against two bots counts: a game is rated when it has at
@@ -539,17 +555,10 @@ def ratings_update(*, game: Game) -> bool:
         if RatingEvent.objects.filter(game=game).exists():
             return False
         rows = [_rating_for(user_id=u, bot_level=level) for u, level in entrants]
-        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows]
-        new = MODEL.rate(teams, ranks=ranks)
-        # A bot level seated twice is one pseudo-player: its updates are averaged.
-        updates: dict[int, list[tuple[float, float]]] = {}
-        for row, team in zip(rows, new, strict=True):
-            updates.setdefault(row.pk, []).append((team[0].mu, team[0].sigma))
+        updates = rate_seats([(r.pk, r.mu, r.sigma) for r in rows], ranks)
         at = game.finished or timezone.now()
         for row in {r.pk: r for r in rows}.values():
-            got = updates[row.pk]
-            row.mu = sum(m for m, _ in got) / len(got)
-            row.sigma = sum(s for _, s in got) / len(got)
+            row.mu, row.sigma = updates[row.pk]
             row.ordinal = MODEL.rating(mu=row.mu, sigma=row.sigma).ordinal()
             row.games += 1
             row.save()

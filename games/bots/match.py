@@ -13,6 +13,7 @@ time cap, which only a very loaded machine makes it do). Games run in
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -66,6 +67,9 @@ class GameOut:
     hero: SeatStats
     field: SeatStats
     hands: int
+    levels: list[str]  # each seat's level
+    scores: list[int]
+    winner: int | None
 
 
 def play_game(
@@ -100,7 +104,7 @@ def play_game(
         st.seats += 1
         if game.winner == s:
             st.wins += 1
-    return GameOut(stats[0], stats[1], n_hands)
+    return GameOut(stats[0], stats[1], n_hands, levels, list(game.scores), game.winner)
 
 
 def _count_hand(hand: HandState, hero_seat: int, stats: list[SeatStats]) -> None:
@@ -216,6 +220,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="wall-time budget per hard decision (default: the bot's sample budget)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument(
+        "--record",
+        metavar="PATH",
+        help="write each game (its seats' levels, final scores, winner) as a JSON line",
+    )
     a = p.parse_args(argv)
     rules = Rules(
         deck=a.deck,
@@ -229,8 +238,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     t0 = time.perf_counter()
     done = 0
 
+    record = open(a.record, "w") if a.record else None  # noqa: SIM115
+
     def take(out: GameOut) -> None:
         nonlocal hands, done
+        if record is not None:
+            game = {"levels": out.levels, "scores": out.scores, "winner": out.winner}
+            record.write(json.dumps(game) + "\n")
         hero.merge(out.hero)
         fld.merge(out.field)
         hands += out.hands
@@ -252,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         for j in jobs:
             take(_worker(j))
+    if record is not None:
+        record.close()
     # The field column counts two seats per game: report per seat.
     print(report(a.hero, a.field, hero, fld, a.games, hands, time.perf_counter() - t0))
     return 0
