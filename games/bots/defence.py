@@ -16,16 +16,15 @@ the same deals, with a 95% interval.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine import HandState, Phase, Rules, RulesDict, apply, new_hand, result, view
 
-from .duel import bot_spec, decide, draw_scores, interval, lift_caps
+from .duel import bot_spec, decide, draw_scores, interval, parse_deal_args, run_deals
 
 
 @dataclass(slots=True)
@@ -122,33 +121,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--defenders", type=bot_spec, nargs="+", default=["hard"], help="levels or git:<rev>"
     )
     p.add_argument("--maker", type=bot_spec, default="hard")
-    p.add_argument("--deals", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--target", type=int, default=10)
-    p.add_argument("--deck", choices=("24", "32", "25"), default="24")
-    p.add_argument("--procs", type=int, default=2)
-    args = p.parse_args(argv)
-    if args.deals < 1 or args.procs < 1:
-        p.error("--deals and --procs must be at least 1")
+    args = parse_deal_args(p, argv)
     rules = Rules(deck=args.deck).to_dict()
     defences = tuple(args.defenders)
     jobs = [(i, args.maker, defences, args.seed, rules, args.target) for i in range(args.deals)]
     start = time.perf_counter()
-    if args.procs == 1:
-        lift_caps()
-        it: Iterator[list[Defended] | None] = map(_job, jobs)
-    else:
-        pool = multiprocessing.get_context("fork").Pool(args.procs, initializer=lift_caps)
-        it = pool.imap(_job, jobs, chunksize=4)
     results: list[list[Defended]] = []
-    for n, r in enumerate(it, start=1):
+    for n, r in enumerate(run_deals(_job, jobs, args.procs), start=1):
         if r is not None:
             results.append(r)
         if n % 100 == 0 or n == len(jobs):
             print(f"{n}/{len(jobs)} deals ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
-    if args.procs != 1:
-        pool.close()
-        pool.join()
     print(report(results, defences, args.maker))
     return 0
 

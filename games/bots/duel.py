@@ -29,7 +29,7 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from games.engine import (
@@ -222,6 +222,31 @@ def _level(spec: str) -> str:
     return spec if parsed is None else parsed[1]
 
 
+def parse_deal_args(p: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Add the options of a run over numbered deals (this tool's and
+    games.bots.defence's) to `p`, and parse `argv`."""
+    p.add_argument("--deals", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--target", type=int, default=10)
+    p.add_argument("--deck", choices=("24", "32", "25"), default="24")
+    p.add_argument("--procs", type=int, default=2)
+    args = p.parse_args(argv)
+    if args.deals < 1 or args.procs < 1:
+        p.error("--deals and --procs must be at least 1")
+    return args
+
+
+def run_deals[J, R](job: Callable[[J], R], jobs: list[J], procs: int) -> Iterator[R]:
+    """Each job's result, in order, from `procs` processes; the bots'
+    wall-time cap lifted in each (`lift_caps`)."""
+    if procs == 1:
+        lift_caps()
+        yield from map(job, jobs)
+        return
+    with multiprocessing.get_context("fork").Pool(procs, initializer=lift_caps) as pool:
+        yield from pool.imap(job, jobs, chunksize=4)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m games.bots.duel", description=__doc__.split("\n")[0]
@@ -236,14 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="the other two seats (default: B's level)",
     )
-    p.add_argument("--deals", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--target", type=int, default=10)
-    p.add_argument("--deck", choices=("24", "32", "25"), default="24")
-    p.add_argument("--procs", type=int, default=2)
-    args = p.parse_args(argv)
-    if args.deals < 1 or args.procs < 1:
-        p.error("--deals and --procs must be at least 1")
+    args = parse_deal_args(p, argv)
     rules = Rules(deck=args.deck).to_dict()
     jobs = [
         (i, args.a, args.b, args.field or _level(args.b), args.seed, rules, args.target)
@@ -251,13 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     results: list[Compared] = []
     start = time.perf_counter()
-    if args.procs == 1:
-        lift_caps()
-        it: Iterator[Compared] = map(_job, jobs)
-    else:
-        pool = multiprocessing.get_context("fork").Pool(args.procs, initializer=lift_caps)
-        it = pool.imap(_job, jobs, chunksize=4)
-    for n, r in enumerate(it, start=1):
+    for n, r in enumerate(run_deals(_job, jobs, args.procs), start=1):
         results.append(r)
         if n % 50 == 0 or n == len(jobs):
             mean, lo, hi = interval([x.diff for x in results])
@@ -267,9 +279,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    if args.procs != 1:
-        pool.close()
-        pool.join()
     print(report(results, args.a, args.b))
     return 0
 
