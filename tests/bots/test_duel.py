@@ -40,3 +40,20 @@ def test_a_bot_of_a_git_revision_plays_as_that_revisions_code() -> None:
     for i in range(3):
         got = duel.compare(i, "medium", "git:HEAD:medium", "medium", 5, Rules(), 10)
         assert got.diff == 0 and got.part is None and got.times_b
+
+
+def test_the_defence_measure_plays_each_defence_on_the_same_bid_hands(
+    small_budget: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The maker's level bids every seat, so each defence meets the same hand
+    at the first card; a defence against itself concedes the same."""
+    from games.bots import defence
+
+    rules = Rules().to_dict()
+    got = [defence._job((i, "medium", ("easy", "easy", "medium"), 4, rules, 10)) for i in range(12)]
+    played = [g for g in got if g is not None]
+    assert played and all(g[0] == g[1] for g in played)
+    assert any(g[0] != g[2] for g in played)  # easy and medium defend differently somewhere
+    assert defence.main(["--defenders", "easy", "medium", "--deals", "3", "--procs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "the maker's net" in out and "medium - easy:" in out
