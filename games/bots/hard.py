@@ -88,8 +88,9 @@ CAP_MS = 700.0
 # tool (0, 0.3, 0.6 and 1.0 against the previous hard bot over the same 300 deals).
 CALL_BONUS = 0.6
 # The expert level: the same method with this many times the play's samples
-# (not the bidding's: there four times the samples decided worse than hard,
-# -0.03 and -0.07 points a hand on the duel's 1,000 deals), reading the
+# (not the bidding's: there four times the samples decided worse than hard
+# where they differed, -0.03 and -0.07 points a hand in the bidding and the
+# maker's choice on the duel's 1,000 deals), reading the
 # cards played, and its own cap (at most 2 s a decision).
 EXPERT_SCALE = 4
 EXPERT_CAP_MS = 1900.0
@@ -273,20 +274,24 @@ def _void_mask(k: Knowledge, s: int) -> int:
     return m
 
 
+def _played_by(k: Knowledge) -> list[int]:
+    """The cards each seat has played this hand (the trick in progress too)."""
+    out = [0, 0, 0]
+    for _, cs, _ in k.tricks:
+        for s, c in cs:
+            out[s] |= 1 << c
+    for s, c in k.trick:
+        out[s] |= 1 << c
+    return out
+
+
 def _maker_weight(k: Knowledge) -> Weight | None:
     """Makers who bid hold trump: weight a sample by the maker's trumps."""
     maker = k.maker
     t = k.trump
     if maker is None or t is None or maker == k.seat:
         return None
-    played_by_maker = 0
-    for _, cs, _ in k.tricks:
-        for s, c in cs:
-            if s == maker:
-                played_by_maker |= 1 << c
-    for s, c in k.trick:
-        if s == maker:
-            played_by_maker |= 1 << c
+    played_by_maker = _played_by(k)[maker]
     tm = SUIT_MASK[t][t]
     used = any(a["type"] == "dummy" for a in k.history)
     if maker in k.alone:
@@ -310,17 +315,6 @@ def _maker_weight(k: Knowledge) -> Weight | None:
 DUCK_LIKELIHOOD = 0.2
 
 
-def _played_by(k: Knowledge) -> list[int]:
-    """The cards each seat has played this hand (the trick in progress too)."""
-    out = [0, 0, 0]
-    for _, cs, _ in k.tricks:
-        for s, c in cs:
-            out[s] |= 1 << c
-    for s, c in k.trick:
-        out[s] |= 1 << c
-    return out
-
-
 def _card_weight(k: Knowledge) -> Weight | None:
     """Weight a sampled deal by the tricks the other seats let go: a seat
     last to a trick won by its opponent (the maker for a defender, anyone
@@ -334,9 +328,8 @@ def _card_weight(k: Knowledge) -> Weight | None:
     later = [0, 0, 0]
     for s, c in k.trick:
         later[s] |= 1 << c
-    events: list[
-        tuple[int, int, int]
-    ] = []  # (seat, its later cards, the cards that would have won)
+    # (seat, the cards it played from that trick on, the cards that would have won)
+    events: list[tuple[int, int, int]] = []
     for _, cs, _ in reversed(k.tricks):
         for s, c in cs:
             later[s] |= 1 << c
