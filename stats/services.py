@@ -506,12 +506,12 @@ def rate_seats[K](
     """One game's new (mu, sigma) for each player, from each seat's (player,
     mu, sigma) and place. A player seated twice (a bot level, one
     pseudo-player) gets the mean of its seats' updates."""
-    new = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma)] for _, mu, sigma in seats], ranks=ranks)
+    new = MODEL.rate([[MODEL.rating(mu=mu, sigma=sigma)] for _key, mu, sigma in seats], ranks=ranks)
     updates: dict[K, list[tuple[float, float]]] = {}
-    for (key, _, _), team in zip(seats, new, strict=True):
+    for (key, _mu, _sigma), team in zip(seats, new, strict=True):
         updates.setdefault(key, []).append((team[0].mu, team[0].sigma))
     return {
-        key: (sum(m for m, _ in got) / len(got), sum(s for _, s in got) / len(got))
+        key: (sum(m for m, _s in got) / len(got), sum(s for _m, s in got) / len(got))
         for key, got in updates.items()
     }
 
