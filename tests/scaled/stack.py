@@ -56,6 +56,8 @@ class Stack:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
         self.env.update(
             DJANGO_SETTINGS_MODULE="euchre_site.settings",
+            # Its own collectstatic: another test process may be serving var/staticfiles.
+            STATIC_ROOT=str(self.dir / "static"),
             DATABASE_URL=self.pg.url(),
             REDIS_URL=f"redis://127.0.0.1:{self.redis_port}/0",
             DEBUG="0",
