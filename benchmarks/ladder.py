@@ -1,7 +1,7 @@
 """The bot levels' ratings as the site would give them, from recorded bot matches.
 
-    python -m games.bots.match --hero medium --field easy --games 600 --seed 1 --record var/ladder-medium.jsonl
-    python -m benchmarks.ladder var/ladder-*.jsonl
+    python -m games.bots.match --hero medium --field easy --games 600 --seed 1 --record var/ladder/medium-easy.jsonl
+    python -m benchmarks.ladder var/ladder/*.jsonl
 
 Each game of the records (`games.bots.match --record`: each seat's level,
 the final scores, the winner) is rated as the site rates a finished game

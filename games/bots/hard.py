@@ -52,6 +52,7 @@ from games.engine.cards import (
     SUIT_INDEX,
     SUIT_MASK,
     cards_of,
+    winner_of,
 )
 from games.engine.rules import hand_points
 
@@ -338,9 +339,10 @@ def _card_weight(k: Knowledge) -> Weight | None:
             continue
         led = eff[cs[0][1]]
         power = POWER[t][led]
-        ws, wc = max(cs[:-1], key=lambda sc: power[sc[1]])
-        if (s != k.maker and ws != k.maker) or power[c] > power[wc]:
+        ws = winner_of(cs[:-1], power)
+        if (s != k.maker and ws != k.maker) or winner_of(cs, power) == s:
             continue
+        wc = next(x for t, x in cs if t == ws)
         beat = 0
         for x in cards_of(k.deck_mask):
             if power[x] > power[wc] and (eff[c] != led or eff[x] == led):
