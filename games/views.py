@@ -341,16 +341,32 @@ def parse_action(post: QueryDict) -> tuple[safe_json.JSONObject, int]:
 
 
 @table_post
-def table_act(request: HtmxHttpRequest, table: Table) -> None:
+def table_act(request: HtmxHttpRequest, table: Table) -> HttpResponse | None:
     game = selectors.latest_game(table)
     if game is None:
         raise Refusal(code=Code.CONFLICT, message=_("The game has not started yet."))
     action, version = parse_action(request.POST)
-    services.game_act(
+    done = services.game_act(
         game_id=game.pk,
         version=version,
         action=action,
         actor=services.Actor.person(_player(request)),
+    )
+    if not request.htmx:
+        return None
+    # htmx gets the table as this move left it, not as it stands when the
+    # answer is written: the moves made since (a bot's, at once) come next as
+    # frames, in order, each with its motion. A later table here would skip
+    # them, and the page would discard their frames as older.
+    return HttpResponse(
+        frames.render_table(
+            done.game.table,
+            done.game,
+            access.seat_of(done.game.table, request.user),
+            state=done.state,
+            user=request.user,
+            csrf_token=get_token(request),
+        )
     )
 
 

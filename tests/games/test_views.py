@@ -156,6 +156,36 @@ def test_a_move_posted_with_htmx_returns_the_updated_table(game: Game) -> None:
     assert game.version == 2
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_answer_to_a_move_is_the_table_it_made_even_when_bots_moved_since(
+    alice: Any, eager_celery: None
+) -> None:
+    """The bots (eager, instant) answer inside the request, before its answer
+    is written. The answer is the table of the player's move all the same:
+    the bots' moves come as frames after it, each with its motion; a later
+    table would skip them (the page discards older frames)."""
+    for _ in range(20):  # a deal where alice, to act, may pass
+        table = open_table(alice)
+        services.table_set_bot(table=table, user=alice, position=1, level="easy")
+        game = services.table_set_bot(table=table, user=alice, position=2, level="easy")
+        assert game is not None
+        game.refresh_from_db()
+        assert game.to_act == 0  # the bots before her played at once
+        legal = engine.game_view(services.game_state(game), 0)["legal_actions"]
+        if {"type": "pass", "seat": 0} in legal:
+            break
+    before = game.version
+    response = logged_in(alice).post(
+        reverse("games:act", args=[table.pk]),
+        {"action": '{"type":"pass"}', "version": str(before)},
+        headers=HTMX,
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.version > before + 1  # the bots moved before the answer was written
+    assert f'data-version="{before + 1}"' in response.content.decode()
+
+
 def test_a_stale_move_shows_the_current_table_and_a_message(game: Game) -> None:
     seat = to_act(game)
     client = logged_in(players(game.table)[seat])
