@@ -174,6 +174,9 @@ def test_the_answer_to_a_move_is_the_table_it_made_even_when_bots_moved_since(
         legal = engine.game_view(services.game_state(game), 0)["legal_actions"]
         if {"type": "pass", "seat": 0} in legal:
             break
+    else:
+        raise AssertionError("no deal let alice pass")
+    assert game is not None
     before = game.version
     response = logged_in(alice).post(
         reverse("games:act", args=[table.pk]),
