@@ -257,6 +257,11 @@ def _lone_defence_view(scores: list[int]) -> HandView:
     [
         ([0, 0, 0], "alone"),  # four points each are worth it
         ([7, 0, 4], "pass"),  # four would carry seat 0 (who sits out) to 11 and the game
+        # The lone maker at 9 wins with its next make. The sure lone march
+        # gives seat 2 11 to seat 0's 10: the game, where defending together
+        # (a euchre, 2 each) leaves the maker a point from it.
+        ([6, 9, 7], "alone"),
+        ([7, 9, 6], "pass"),  # the same march gives the game to seat 0 (11 to 10)
     ],
 )
 def test_defending_alone_only_when_the_partners_points_are_safe(
@@ -264,6 +269,39 @@ def test_defending_alone_only_when_the_partners_points_are_safe(
 ) -> None:
     v = _lone_defence_view(scores)
     assert choose_action("hard", v, random.Random(0)).type == call
+
+
+# Seat 1, left of the dealer, holds the left bower of hearts and nothing
+# else in hearts; the king of hearts is up. With the dummy's five still to
+# come, the search orders at 0-0-0.
+def _one_trump_view(scores: list[int]) -> HandView:
+    rec = record(
+        0,
+        ["9S TD QH QS JH", "JD JS KC QD KD", "TH TC 9H JC 9C"],
+        "AS KS QC AD 9D",
+        "KH AH AC TS",
+        [],
+    )
+    return _at_score(seat_view(rec, 1), scores)
+
+
+@pytest.mark.parametrize(
+    ("scores", "call"),
+    [
+        ([0, 0, 0], "order"),
+        # With seat 2 at 8, the euchre this call risks (2 to each defender)
+        # ends the game for seat 2, while a make brings seat 1 one point of ten.
+        ([0, 0, 8], "pass"),
+    ],
+)
+@pytest.mark.parametrize("level", ("hard", "expert"))
+def test_ordering_up_follows_the_score(
+    level: str, scores: list[int], call: str, full_budget: None
+) -> None:
+    v = _one_trump_view(scores)
+    assert v["up_card"] == "KH" and v["to_act"] == 1
+    for seed in range(3):
+        assert choose_action(level, v, random.Random(seed)).type == call
 
 
 def _sure_trick_view() -> HandView:
