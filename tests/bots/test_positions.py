@@ -271,18 +271,23 @@ def test_defending_alone_only_when_the_partners_points_are_safe(
     assert choose_action("hard", v, random.Random(0)).type == call
 
 
-# Seat 1, left of the dealer, holds the left bower of hearts and nothing
-# else in hearts; the king of hearts is up. With the dummy's five still to
-# come, the search orders at 0-0-0.
-def _one_trump_view(scores: list[int]) -> HandView:
-    rec = record(
-        0,
+# Seat 1, left of the dealer, holds the left bower of hearts and no other
+# heart; a heart is up. With the dummy's five still to come, the search
+# orders at 0-0-0: hard with the king up and the other jack and two
+# diamonds beside it, the expert (which expects the next seat to order
+# what hard bots order) with the queen up and the ace of spades beside it.
+ONE_TRUMP = {
+    "hard": (
         ["9S TD QH QS JH", "JD JS KC QD KD", "TH TC 9H JC 9C"],
         "AS KS QC AD 9D",
         "KH AH AC TS",
-        [],
-    )
-    return _at_score(seat_view(rec, 1), scores)
+    ),
+    "expert": (
+        ["KS TH 9C KH KC", "JD 9S AS QD TD", "AH QS AD 9H JC"],
+        "JH JS 9D KD TC",
+        "QH TS AC QC",
+    ),
+}
 
 
 @pytest.mark.parametrize(
@@ -298,8 +303,9 @@ def _one_trump_view(scores: list[int]) -> HandView:
 def test_ordering_up_follows_the_score(
     level: str, scores: list[int], call: str, full_budget: None
 ) -> None:
-    v = _one_trump_view(scores)
-    assert v["up_card"] == "KH" and v["to_act"] == 1
+    hands, dummy, kitty = ONE_TRUMP[level]
+    v = _at_score(seat_view(record(0, hands, dummy, kitty, []), 1), scores)
+    assert v["up_card"][1] == "H" and v["to_act"] == 1
     for seed in range(3):
         assert choose_action(level, v, random.Random(seed)).type == call
 
