@@ -305,7 +305,7 @@ def test_ordering_up_follows_the_score(
 ) -> None:
     hands, dummy, kitty = ONE_TRUMP[level]
     v = _at_score(seat_view(record(0, hands, dummy, kitty, []), 1), scores)
-    assert v["up_card"][1] == "H" and v["to_act"] == 1
+    assert (v["up_card"] or "")[1:] == "H" and v["to_act"] == 1
     for seed in range(3):
         assert choose_action(level, v, random.Random(seed)).type == call
 
