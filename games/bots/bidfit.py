@@ -20,11 +20,11 @@ import argparse
 import random
 from collections.abc import Sequence
 
-from games.engine import Phase, Rules, RulesDict, apply, new_hand, view
+from games.engine import Phase, Rules, apply, view
 
 from . import hard
 from .common import Knowledge
-from .duel import bot_spec, decide, draw_scores, parse_deal_args, run_deals
+from .duel import LevelJob, decide, level_jobs, run_deals, start_deal
 
 OFFSETS = tuple(x / 10 for x in range(16))
 
@@ -33,14 +33,10 @@ OFFSETS = tuple(x / 10 for x in range(16))
 Call = tuple[int, bool, float]
 
 
-def auction(job: tuple[int, str, int, RulesDict, int]) -> list[Call]:
+def auction(job: LevelJob) -> list[Call]:
     """The first-round decisions of deal i bid by three bots of `level`."""
     i, level, seed, rules, target = job
-    deal_rng = random.Random(f"duel-deal-{seed}-{i}")
-    scores = draw_scores(deal_rng, target)
-    state = new_hand(Rules.from_dict(rules), (i // 3) % 3, deal_rng)
-    keys = [f"bidfit-{seed}-{i}-{s}" for s in range(3)]
-    rngs = [random.Random(key) for key in keys]
+    scores, state, keys, rngs = start_deal(i, seed, Rules.from_dict(rules), target, "bidfit")
     out = []
     while state.phase is Phase.BID1 or state.phase is Phase.JOKER_SUIT:
         seat = state.to_act
@@ -85,10 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m games.bots.bidfit", description=__doc__.split("\n")[0]
     )
-    p.add_argument("--level", type=bot_spec, default="hard")
-    args = parse_deal_args(p, argv)
-    rules = Rules(deck=args.deck).to_dict()
-    jobs = [(i, args.level, args.seed, rules, args.target) for i in range(args.deals)]
+    args, jobs = level_jobs(p, argv)
     calls = [c for got in run_deals(auction, jobs, args.procs) for c in got]
     print(report(calls, args.level))
     return 0

@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections.abc import Sequence
 
-from games.engine import HandState, Phase, Rules, RulesDict, apply, new_hand, view
+from games.engine import HandState, Phase, Rules, apply, view
 from games.engine.cards import SUIT_INDEX
 
 from . import hard
 from .common import mask
-from .duel import bot_spec, decide, draw_scores, parse_deal_args, run_deals
+from .duel import LevelJob, decide, level_jobs, run_deals, start_deal
 from .solver import Solver
 
 
@@ -43,15 +42,11 @@ def step(tricks: int, defender_alone: bool) -> int:
     return max((t for t in hard.thresholds(defender_alone) if tricks >= t), default=0)
 
 
-def play_deal(job: tuple[int, str, int, RulesDict, int]) -> tuple[str, int, int] | None:
+def play_deal(job: LevelJob) -> tuple[str, int, int] | None:
     """Deal i played by three bots of `level`: (kind, the solver's step at
     the first card, the step the maker took), or None if thrown in."""
     i, level, seed, rules, target = job
-    deal_rng = random.Random(f"duel-deal-{seed}-{i}")
-    scores = draw_scores(deal_rng, target)
-    state = new_hand(Rules.from_dict(rules), (i // 3) % 3, deal_rng)
-    keys = [f"calibrate-{seed}-{i}-{s}" for s in range(3)]
-    rngs = [random.Random(key) for key in keys]
+    scores, state, keys, rngs = start_deal(i, seed, Rules.from_dict(rules), target, "calibrate")
     solved: tuple[str, int] | None = None
     while state.to_act is not None:
         if solved is None and state.phase is Phase.PLAY:
@@ -91,10 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m games.bots.calibrate", description=__doc__.split("\n")[0]
     )
-    p.add_argument("--level", type=bot_spec, default="hard")
-    args = parse_deal_args(p, argv)
-    rules = Rules(deck=args.deck).to_dict()
-    jobs = [(i, args.level, args.seed, rules, args.target) for i in range(args.deals)]
+    args, jobs = level_jobs(p, argv)
     rows = [r for r in run_deals(play_deal, jobs, args.procs) if r is not None]
     counts = table(rows)
     doc = {

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from games.engine import (
     Action,
     GameView,
+    HandState,
     HandView,
     Rules,
     RulesDict,
@@ -102,17 +103,25 @@ def decide(
     return choose_action(level, v, rng)
 
 
+def start_deal(
+    i: int, seed: int, rules: Rules, target: int, tag: str
+) -> tuple[list[int], HandState, list[str], list[random.Random]]:
+    """Deal i as every same-deals tool draws it from the seed: the scores
+    before it, the hand (the dealer (i // 3) % 3), and each seat's bot key
+    (`tag`-seed-i-seat) and random draws."""
+    deal_rng = random.Random(f"duel-deal-{seed}-{i}")
+    scores = draw_scores(deal_rng, target)
+    state = new_hand(rules, (i // 3) % 3, deal_rng)
+    keys = [f"{tag}-{seed}-{i}-{s}" for s in range(3)]
+    return scores, state, keys, [random.Random(key) for key in keys]
+
+
 def play_deal(
     i: int, hero_level: str, field_level: str, seed: int, rules: Rules, target: int
 ) -> Played:
     """Deal i with the hero's seat played by `hero_level`."""
     hero = i % 3
-    dealer = (i // 3) % 3
-    deal_rng = random.Random(f"duel-deal-{seed}-{i}")
-    scores = draw_scores(deal_rng, target)
-    state = new_hand(rules, dealer, deal_rng)
-    keys = [f"duel-bot-{seed}-{i}-{s}" for s in range(3)]
-    rngs = [random.Random(key) for key in keys]
+    scores, state, keys, rngs = start_deal(i, seed, rules, target, "duel-bot")
     out = Played()
     while state.to_act is not None:
         seat = state.to_act
@@ -234,6 +243,21 @@ def parse_deal_args(p: argparse.ArgumentParser, argv: Sequence[str] | None) -> a
     if args.deals < 1 or args.procs < 1:
         p.error("--deals and --procs must be at least 1")
     return args
+
+
+# A job of a tool that plays deal i with bots of one level: (i, level, seed, rules, target).
+LevelJob = tuple[int, str, int, RulesDict, int]
+
+
+def level_jobs(
+    p: argparse.ArgumentParser, argv: Sequence[str] | None
+) -> tuple[argparse.Namespace, list[LevelJob]]:
+    """Add `--level` and the deal options to `p`, parse `argv`, and list a
+    job for each deal (games.bots.calibrate, games.bots.bidfit)."""
+    p.add_argument("--level", type=bot_spec, default="hard")
+    args = parse_deal_args(p, argv)
+    rules = Rules(deck=args.deck).to_dict()
+    return args, [(i, args.level, args.seed, rules, args.target) for i in range(args.deals)]
 
 
 def run_deals[J, R](job: Callable[[J], R], jobs: list[J], procs: int) -> Iterator[R]:
