@@ -710,6 +710,10 @@ def _bid_weight(
     dealer = k.dealer
     turned_ok = k.turned_ok
 
+    def strong(value: float, dealer_bonus: float = 0.0) -> bool:
+        # The rules' bar for a call, `bold` lower.
+        return value + 0.55 + bold + dealer_bonus >= H.MAKE
+
     def w(hands: dict[int, int]) -> float:
         p = 1.0
         for s, phase, a in events:
@@ -719,22 +723,16 @@ def _bid_weight(
             h |= extra[s]
             t = a["type"]
             if phase is Phase.BID1:
-                v = H.hand_value(h, up_suit) + 0.55 + bold + (0.4 if s == dealer else 0.0)
-                strong = v >= H.MAKE
+                ordering = strong(H.hand_value(h, up_suit), 0.4 if s == dealer else 0.0)
                 if t == "pass":
-                    p *= 0.3 if strong else 1.0
+                    p *= 0.3 if ordering else 1.0
                 else:
-                    p *= 1.0 if strong else 0.35
+                    p *= 1.0 if ordering else 0.35
             elif t == "pass":
-                v = (
-                    max(H.hand_value(h, x) for x in range(4) if turned_ok or x != up_suit)
-                    + 0.55
-                    + bold
-                )
-                p *= 0.3 if v >= H.MAKE else 1.0
+                best = max(H.hand_value(h, x) for x in range(4) if turned_ok or x != up_suit)
+                p *= 0.3 if strong(best) else 1.0
             elif t == "name":
-                v = H.hand_value(h, SUIT_INDEX[a["suit"]]) + 0.55 + bold
-                p *= 1.0 if v >= H.MAKE else 0.35
+                p *= 1.0 if strong(H.hand_value(h, SUIT_INDEX[a["suit"]])) else 0.35
         return p
 
     return w
@@ -768,15 +766,14 @@ def _finish(k: Knowledge, w: World, first: Action, bold: float = 0.0) -> float:
 
 def order_margin(k: Knowledge, state: HandState, rng: random.Random) -> float:
     """How far the hand of the seat to act in the first round is above the
-    rule-based bar for ordering up (below 0, the rules pass), at `k`'s scores."""
+    rule-based bar for ordering up (below 0, the rules pass), at `k`'s scores
+    (the up card is public: its suit, the named one for a Joker, is `k`'s)."""
     s = state.to_act
-    assert s is not None and state.phase is Phase.BID1
+    assert s is not None and state.phase is Phase.BID1 and k.up_suit is not None
     h = mask(state.hand_of(s))
     up = CARD_INDEX[state.up_card]
-    j = state.joker_suit
-    up_suit = SUIT_INDEX[j] if j is not None else up >> 3
     unseen = k.deck_mask & ~h & ~(1 << up)
-    v = H.order_strength(h, up, up_suit, s, state.dealer, unseen, rng, 4)
+    v = H.order_strength(h, up, k.up_suit, s, state.dealer, unseen, rng, 4)
     return v - H.context(s, k.scores, k.target).risk - H.bid_threshold(s, state.dealer, 1)
 
 
