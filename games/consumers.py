@@ -107,15 +107,29 @@ class TableConsumer(SessionBoundConsumer):
             await self.channel_layer.group_discard(self.game_group, self.channel_name)
 
     async def follow_and_snapshot(self) -> None:
-        group, shown, html = await database_sync_to_async(self._snapshot)()
-        self.shown = shown
-        self.early = {v: h for v, h in self.early.items() if shown and v > shown[1]}
-        if group != self.game_group:
+        """Send the page the table as it is now, and follow its game's frames.
+
+        A move stored between the snapshot's read and joining the game's
+        group is pushed to a group this socket is not in yet: its frame never
+        comes (the heartbeat would heal it only one or two beats later, a
+        frozen table at a game's start, when the bots move at once). So once
+        the socket has joined, the version is read again and, if a move came
+        in between, the snapshot taken again; from the join on, every frame
+        reaches this socket (those it already has are dropped by version)."""
+        while True:
+            group, shown, html = await database_sync_to_async(self._snapshot)()
+            if group == self.game_group:
+                break
             if self.game_group:
                 await self.channel_layer.group_discard(self.game_group, self.channel_name)
             if group:
                 await self.channel_layer.group_add(group, self.channel_name)
             self.game_group = group
+            latest = await database_sync_to_async(selectors.latest_game_version)(self.table_id)
+            if latest == shown:
+                break
+        self.shown = shown
+        self.early = {v: h for v, h in self.early.items() if shown and v > shown[1]}
         await self.send(text_data=html)
 
     def _snapshot(self) -> tuple[str | None, tuple[int, int] | None, str]:

@@ -91,6 +91,45 @@ def test_a_page_that_missed_a_move_is_resynced_by_its_heartbeat(game: Game, sett
     async_to_sync(run)()
 
 
+def test_a_move_stored_while_the_socket_joins_its_game_still_reaches_the_page(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a game's start the bots move at once, while the page's socket is
+    connecting: a move stored after the socket's snapshot was read and
+    before it joined the game's group is pushed to nobody on this socket.
+    The page still gets it at once, not a heartbeat (15 s) later."""
+    from games.consumers import TableConsumer
+
+    seated = players(game.table)
+    watcher = seated[(to_act(game) + 1) % 3]
+    snapshot = TableConsumer._snapshot
+    moved: list[int] = []
+
+    def snapshot_then_a_move(self: TableConsumer) -> Any:
+        taken = snapshot(self)
+        if not moved:  # the first read only: the move lands between it and the join
+            seat = to_act(game)
+            services.game_act(
+                game_id=game.pk,
+                version=1,
+                action={"type": "pass"},
+                actor=services.Actor.person(seated[seat]),
+            )
+            moved.append(seat)
+        return taken
+
+    monkeypatch.setattr(TableConsumer, "_snapshot", snapshot_then_a_move)
+
+    async def run() -> None:
+        ws = await acommunicator(f"/ws/tables/{game.table_id}/", watcher)
+        assert (await ws.connect())[0]
+        assert version_of(await ws.receive_from(timeout=5)) == 2
+        assert moved
+        await ws.disconnect()
+
+    async_to_sync(run)()
+
+
 def test_anonymous_and_foreign_origin_sockets_are_refused(game: Game, alice: Any) -> None:
     async def run() -> None:
         ws = await acommunicator(f"/ws/tables/{game.table_id}/", None)
