@@ -228,6 +228,20 @@ def test_in_arabic_cards_read_left_to_right_and_left_is_left(
             })"""
         )
         assert not outside, outside
+        # Each stack of card backs (the dummy, the kitty, a seat's hand) stays
+        # in its own box: in Arabic it once spilled over the dummy's label by
+        # 17 px. (A seat's fan tilts its cards by a few degrees: 3 px of slack.)
+        spilled = page.evaluate(
+            """() => [...document.querySelectorAll(".felt .pile-cards, .felt .fan")].flatMap((stack) => {
+              const box = stack.getBoundingClientRect();
+              const cards = [...stack.querySelectorAll(".card")].map((c) => c.getBoundingClientRect());
+              if (!cards.length) return [];
+              const [left, right] = [Math.min(...cards.map((r) => r.left)), Math.max(...cards.map((r) => r.right))];
+              return left < box.left - 3 || right > box.right + 3
+                ? [`${stack.closest("[aria-label], .plate").className}: ${left}-${right} in ${box.left}-${box.right}`] : [];
+            })"""
+        )
+        assert not spilled, spilled
         expect(page.locator(".plate-left")).to_contain_text(on_your_left)
         x = page.evaluate(
             """() => Object.fromEntries([".plate-left", ".plate-right", ".slot-left", ".slot-right"]
