@@ -110,6 +110,12 @@ ONE_SCREEN = """() => {
   inside(felt.querySelector(".hand"), "your hand");
   for (const b of document.querySelectorAll("#act-form button[name=action], #act-form .card-check"))
     inside(b, "the control " + (b.getAttribute("aria-label") || b.textContent.trim()));
+  const result = document.querySelector("#hand-result");
+  if (result && result.checkVisibility()) {  // the last hand's result, over the felt
+    inside(result.querySelector(".result-close"), "the result's Continue button");
+    if (result.scrollHeight > result.clientHeight + 1 || result.scrollWidth > result.clientWidth + 1)
+      out.push(`the hand's result scrolls (${result.scrollWidth}x${result.scrollHeight} in ${result.clientWidth}x${result.clientHeight})`);
+  }
   const page = document.scrollingElement;
   if (page.scrollHeight > page.clientHeight + 1 || window.scrollY) out.push("the page scrolls");
   return out;
