@@ -24,9 +24,13 @@ and remembers its session key (as a digest). Then:
   a socket's connect is seen by the check after joining the group (the cache
   mark is set before the message is sent). Because delivery is at most once,
   a socket also re-validates its session before sending or receiving when
-  its last check is older than SOCKET_SESSION_RECHECK_SECONDS (5 s; the
+  its last check is older than SOCKET_SESSION_RECHECK_SECONDS (30 s; the
   sockets of one session in one process share that check): that also ends
-  sockets whose session expired or was deleted some other way.
+  sockets whose session expired or was deleted some other way. The check
+  costs a thread hop, a Redis read and two queries (about 1 ms of daphne's
+  CPU): at 5 s, with 600 sockets open, it was a fifth of daphne's time under
+  load (docs/performance.md). Every ending the site itself causes is pushed
+  at once, so the interval only bounds a lost message or an expiry.
   Per frame this is one clock read and two attribute tests (measured in
   tests/games/test_session_sockets.py), never a query.
 
@@ -79,7 +83,7 @@ log = logging.getLogger(__name__)
 
 SESSION_ENDED = 4401  # the close code of a socket whose session ended (as an anonymous one)
 ENDED_MARK_SECONDS = 3600  # the cache mark only has to outlive a racing connect
-DEFAULT_RECHECK_SECONDS = 5.0
+DEFAULT_RECHECK_SECONDS = 30.0
 
 
 class SessionEnd(TypedDict):
