@@ -184,6 +184,8 @@ CELERY_WORKER_DISABLE_RATE_LIMITS = True
 BOT_MOVE_LOG = env.bool("BOT_MOVE_LOG", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Kombu's Redis transport, reusing its client (see euchre_site.broker).
+CELERY_BROKER_TRANSPORT = "euchre_site.broker:Transport"
 # A task a dead worker held unacknowledged goes back to the queue after this
 # long (Redis broker). It must exceed the longest countdown (LIVE_GRACE_SECONDS;
 # the bots' pauses, BOT_HAND_PAUSE at most, are seconds); a task delivered
