@@ -59,42 +59,41 @@ def card_html(code: str) -> str:
 @functools.lru_cache(maxsize=512)
 def _card_html(code: str, language: str | None) -> str:
     """Rendered once per card code and language (the table shows dozens of
-    cards to every viewer after every move): an SVG face, its corners' index
-    (the rank in the reader's language) and suit, a large suit in the middle,
-    named for screen readers by its text alternative."""
-    name = words.card_label(code)
-    rank, suit = ("joker", "joker") if code == "JK" else (code[0], code[1])
-    # The corners' index comes from the page's sprite (rank_symbols): a card
-    # holds no text of its own, so what a card button shows is its picture
-    # and its accessible name alone says it (its corner first).
-    corner = format_html(
-        '<use href="#rank-{}"/><use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
-        rank,
-        suit,
-    )
+    cards to every viewer after every move): the card's picture from the
+    page's sprite (card_symbols), named for screen readers by its text
+    alternative. A card holds no text of its own, so what a card button
+    shows is its picture and its accessible name alone says it."""
+    suit = "joker" if code == "JK" else code[1]
     return format_html(
         '<span class="card s-{}" data-card="{}" role="img" aria-label="{}">'
-        '<svg viewBox="0 0 50 70" aria-hidden="true" focusable="false">{}'
-        '<use href="#pip-{}" x="13" y="21" width="24" height="28"/>'
-        '<g transform="rotate(180 25 35)">{}</g></svg></span>',
+        '<svg viewBox="0 0 50 70" aria-hidden="true" focusable="false">'
+        '<use href="#{}"/></svg></span>',
         suit,
         code,
-        name,
-        corner,
-        suit,
-        corner,
+        words.card_label(code),
+        _face_id(code),
     )
 
 
-def rank_symbols() -> SafeString:
-    """The corner indexes of the ranks in the active language, as the SVG
-    symbols card_html's pictures use; drawn once per page (_card_sprite.html)."""
-    return _rank_symbols(get_language())
+def _face_id(code: str) -> str:
+    """The sprite's id of a card's face: not the card's code, which the page
+    shows only for the cards its reader may see (the sprite holds them all)."""
+    return "face-joker" if code == "JK" else f"face-{code[0].lower()}-{code[1].lower()}"
+
+
+def card_symbols() -> SafeString:
+    """The SVG symbols card_html's pictures use, drawn once per page
+    (_card_sprite.html): each rank's corner index in the active language,
+    and each card's face (its corners' index and suit, a large suit in the
+    middle). A frame then names a card's face in one short <use>: the faces
+    were two thirds of a table's frame, some 39 cards of five shapes each."""
+    return _card_symbols(get_language())
 
 
 @functools.lru_cache(maxsize=16)
-def _rank_symbols(language: str | None) -> SafeString:
-    symbols = [(code, words.rank_corner(code)) for code in words.RANK_CODES]
+def _card_symbols(language: str | None) -> SafeString:
+    ranks = [(code, words.rank_corner(code)) for code in words.RANK_CODES]
+    cards = [(r + s, r, s) for r in words.RANK_CODES for s in "SHDC"] + [("JK", "joker", "joker")]
     return SafeString(
         "".join(
             format_html(
@@ -103,7 +102,26 @@ def _rank_symbols(language: str | None) -> SafeString:
                 code,
                 index,
             )
-            for code, index in [*symbols, ("joker", "★")]
+            for code, index in [*ranks, ("joker", "★")]
+        )
+        + "".join(
+            format_html(
+                '<symbol id="{}" overflow="visible">{}'
+                '<use href="#pip-{}" x="13" y="21" width="24" height="28"/>'
+                '<g transform="rotate(180 25 35)">{}</g></symbol>',
+                _face_id(code),
+                corner,
+                suit,
+                corner,
+            )
+            for code, rank, suit in cards
+            for corner in [
+                format_html(
+                    '<use href="#rank-{}"/><use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
+                    rank,
+                    suit,
+                )
+            ]
         )
     )
 

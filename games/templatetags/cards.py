@@ -11,6 +11,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def rank_symbols() -> SafeString:
-    """Each rank's corner index as an SVG symbol the cards use (presenters.card_html)."""
-    return presenters.rank_symbols()
+def card_symbols() -> SafeString:
+    """Each rank's corner index and each card's face as SVG symbols the cards
+    use (presenters.card_html)."""
+    return presenters.card_symbols()

@@ -227,7 +227,7 @@ def test_in_arabic_cards_read_left_to_right_and_left_is_left(
         outside = page.evaluate(
             """() => [...document.querySelectorAll(".felt .card:not(.back)")].flatMap((card) => {
               const box = card.getBoundingClientRect();
-              return [...card.querySelectorAll("use[href^='#rank-']")].filter((t) => {
+              return [...card.querySelectorAll("use[href^='#face-']")].filter((t) => {
                 const r = t.getBoundingClientRect();
                 return r.left < box.left - 0.5 || r.right > box.right + 0.5;
               }).map((t) => card.dataset.card + ": " + t.getAttribute("href"));
