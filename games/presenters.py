@@ -36,6 +36,7 @@ from games.engine import (
     TrickDict,
 )
 from games.engine import HandResult as EngineHandResult
+from games.engine.cards import N_CARDS, card_str
 
 from . import felt, messages, narration, words
 from .models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Seat, Table
@@ -86,44 +87,42 @@ def card_symbols() -> SafeString:
     (_card_sprite.html): each rank's corner index in the active language,
     and each card's face (its corners' index and suit, a large suit in the
     middle). A frame then names a card's face in one short <use>: the faces
-    were two thirds of a table's frame, some 39 cards of five shapes each."""
+    were nearly half of a table's frame, some twenty cards of five shapes."""
     return _card_symbols(get_language())
+
+
+def _face_symbol(code: str) -> str:
+    rank, suit = ("joker", "joker") if code == "JK" else (code[0], code[1])
+    corner = format_html(
+        '<use href="#rank-{}"/><use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
+        rank,
+        suit,
+    )
+    return format_html(
+        '<symbol id="{}" overflow="visible">{}'
+        '<use href="#pip-{}" x="13" y="21" width="24" height="28"/>'
+        '<g transform="rotate(180 25 35)">{}</g></symbol>',
+        _face_id(code),
+        corner,
+        suit,
+        corner,
+    )
 
 
 @functools.lru_cache(maxsize=16)
 def _card_symbols(language: str | None) -> SafeString:
     ranks = [(code, words.rank_corner(code)) for code in words.RANK_CODES]
-    cards = [(r + s, r, s) for r in words.RANK_CODES for s in "SHDC"] + [("JK", "joker", "joker")]
-    return SafeString(
-        "".join(
-            format_html(
-                '<symbol id="rank-{}" overflow="visible">'
-                '<text class="card-index" x="4" y="15">{}</text></symbol>',
-                code,
-                index,
-            )
-            for code, index in [*ranks, ("joker", "★")]
+    corners = "".join(
+        format_html(
+            '<symbol id="rank-{}" overflow="visible">'
+            '<text class="card-index" x="4" y="15">{}</text></symbol>',
+            code,
+            index,
         )
-        + "".join(
-            format_html(
-                '<symbol id="{}" overflow="visible">{}'
-                '<use href="#pip-{}" x="13" y="21" width="24" height="28"/>'
-                '<g transform="rotate(180 25 35)">{}</g></symbol>',
-                _face_id(code),
-                corner,
-                suit,
-                corner,
-            )
-            for code, rank, suit in cards
-            for corner in [
-                format_html(
-                    '<use href="#rank-{}"/><use href="#pip-{}" x="3.5" y="18" width="10" height="10"/>',
-                    rank,
-                    suit,
-                )
-            ]
-        )
+        for code, index in [*ranks, ("joker", "★")]
     )
+    faces = "".join(_face_symbol(card_str(c)) for c in range(N_CARDS))
+    return SafeString(corners + faces)
 
 
 # A card seen from behind (opponents' hands, the dummy, the kitty): no name,

@@ -76,39 +76,6 @@ def _end(s: tuple[int, int, int], target: int) -> Chances | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _table(target: int) -> dict[tuple[int, int, int], tuple[float, float, float]]:
-    """Every seat's chance of winning from every score below the overtime
-    limit, filled from the highest totals down (scores never fall)."""
-    limit = target + OVERTIME
-    table: dict[tuple[int, int, int], tuple[float, float, float]] = {}
-    stay = HAND[0][0]
-    moves = HAND[1:]
-
-    def value(s: tuple[int, int, int]) -> tuple[float, float, float]:
-        return _end(s, target) or table[s]
-
-    for total in range(3 * (limit - 1), -1, -1):
-        for a in range(min(total, limit - 1), -1, -1):
-            for b in range(min(total - a, limit - 1), -1, -1):
-                c = total - a - b
-                if c >= limit or c < 0:
-                    continue
-                s = (a, b, c)
-                if over(s, target) is not None:
-                    continue
-                acc = [0.0, 0.0, 0.0]
-                for maker in range(3):
-                    for p, mine, theirs in moves:
-                        after = tuple(x + (mine if i == maker else theirs) for i, x in enumerate(s))
-                        v = value(after)  # type: ignore[arg-type]
-                        for i in range(3):
-                            acc[i] += p / 3 * v[i]
-                norm = 1 - stay
-                table[s] = (acc[0] / norm, acc[1] / norm, acc[2] / norm)
-    return table
-
-
-@functools.lru_cache(maxsize=16)
 def _dealt_table(target: int, model: Outcomes) -> dict[tuple[int, int, int, int], Chances]:
     """Every seat's chance from every score below the overtime limit and
     every dealer, under `model`, filled from the highest totals down. A
@@ -163,15 +130,14 @@ def _dealt_table(target: int, model: Outcomes) -> dict[tuple[int, int, int, int]
 def chances(
     scores: list[int] | tuple[int, ...],
     target: int,
-    dealer: int | None = None,
-    model: Outcomes | None = None,
+    dealer: int = 0,
+    model: Outcomes = DEALT_FIXED,
 ) -> Chances:
-    """Each seat's chance of winning the game from `scores` (before a hand),
-    by the fixed frequencies (HAND), or by `model` with `dealer` to deal."""
+    """Each seat's chance of winning the game from `scores` (before a hand
+    `dealer` deals), by the fixed frequencies (HAND: who deals changes
+    nothing) or by `model`."""
     s = (int(scores[0]), int(scores[1]), int(scores[2]))
-    if model is not None and dealer is not None:
-        return _end(s, target) or _dealt_table(target, model)[(*s, dealer)]
-    return _end(s, target) or _table(target)[s]
+    return _end(s, target) or _dealt_table(target, model)[(*s, dealer)]
 
 
 # `python -m games.bots.winfit --level hard --games 300 --seed 7`: the hands of

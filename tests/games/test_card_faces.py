@@ -8,9 +8,10 @@ import re
 from django.utils import translation
 
 from games import presenters
+from games.engine.cards import N_CARDS, card_str
 
 CARD_CODE = re.compile(r"\b(?:[789TJQKA][CDHS]|JK)\b")
-ALL_CARDS = [r + s for r in "789TJQKA" for s in "CDHS"] + ["JK"]
+ALL_CARDS = [card_str(c) for c in range(N_CARDS)]
 
 
 def test_every_card_uses_a_face_the_sprite_draws_in_every_language() -> None:
