@@ -105,7 +105,7 @@ def test_get_and_anonymous_posts_change_nothing(alice: Any, bob: Any) -> None:
 
 
 def test_friend_requests_are_rate_limited(alice: Any, settings: Any) -> None:
-    settings.SOCIAL_RATE = "3/h"
+    settings.SOCIAL_RATE = "3/d"
     others = [User.objects.create_user(f"p{i}", f"p{i}@example.com", "x") for i in range(4)]
     a = client_for(alice)
     codes = [friend(a, o.username, "send").status_code for o in others]
