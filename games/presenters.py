@@ -10,11 +10,11 @@ import datetime
 import functools
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NotRequired, Protocol, TypedDict
 
+from cachetools import LRUCache
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
@@ -135,9 +135,15 @@ CARD_BACK = SafeString(
 
 # Rendered parts of the table that every viewer sees alike, keyed by all they
 # show (public data only) and the language: rendered once, then reused for
-# every viewer reading that language and every move.
-_FRAGMENTS: OrderedDict[tuple[Hashable, ...], SafeString] = OrderedDict()
-_FRAGMENTS_SIZE = 1024
+# every viewer reading that language and every move. Bounded by their length,
+# not their number: a game in play keeps about a dozen alive (its head, and
+# each viewer's last trick, last hand and score pad), so the 1,024 entries
+# this held before were a hundred tables' worth, and at 200 tables nearly
+# every one was rendered again at every move. A game's dozen are some 30 KB
+# (the last hand's summary, a viewer's, about 5.5 KB): this budget holds
+# about 500 tables' in one language; the least recently used go first.
+FRAGMENTS_CHARS = 16_000_000
+_FRAGMENTS: LRUCache[tuple[Hashable, ...], SafeString] = LRUCache(FRAGMENTS_CHARS, getsizeof=len)
 _fragments_lock = threading.Lock()
 
 
@@ -148,14 +154,11 @@ def fragment(name: str, key: tuple[Hashable, ...], context: Callable[[], Context
     full = (name, get_language(), *key)
     with _fragments_lock:
         html = _FRAGMENTS.get(full)
-        if html is not None:
-            _FRAGMENTS.move_to_end(full)
-            return html
+    if html is not None:
+        return html
     html = render_to_string(f"games/table.html#{name}", context())
     with _fragments_lock:
         _FRAGMENTS[full] = html
-        if len(_FRAGMENTS) > _FRAGMENTS_SIZE:
-            _FRAGMENTS.popitem(last=False)
     return html
 
 
