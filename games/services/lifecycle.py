@@ -26,7 +26,7 @@ from games.models import BOT_LEVELS, Game, Hand, Seat, Table
 
 from .after import after_lobby_change, after_move
 from .caps import check_autopilot_seats, check_expert_tables, on_autopilot
-from .state import game_state, locked_games
+from .state import game_state, locked_game
 from .turns import set_turn, turn_deadline
 
 
@@ -96,7 +96,7 @@ def game_stop(*, game_id: int) -> bool:
     day over): the hand in progress is not played on and counts for nobody;
     no winner. Returns whether it stopped now (False if it was over already)."""
     with transaction.atomic():
-        game = locked_games().filter(pk=game_id).first()
+        game = locked_game(game_id)
         if game is None or game.status != Game.Status.PLAYING:
             return False
         now = timezone.now()

@@ -27,7 +27,7 @@ from games.messages import refused
 from games.models import TIMEOUTS_BEFORE_HANDOVER, Game, Hand, Seat, Table
 
 from .after import after_move
-from .state import cache_key, cache_put, current_hand_row, game_state, locked_games
+from .state import cache_key, cache_put, current_hand_row, game_state, locked_game
 from .turns import set_turn
 
 
@@ -96,7 +96,9 @@ def game_act(*, game_id: int, version: int, action: Move, actor: Actor) -> MoveR
     if not isinstance(action, dict) or "seat" in action:
         raise Refusal(_("That is not a move."))
     with transaction.atomic():
-        game = locked_games().get(pk=game_id)
+        game = locked_game(game_id)
+        if game is None:
+            raise Game.DoesNotExist
         seats = {s.position: s for s in game.table.seats.all()}
         seat = actor.seat_at(game, seats)
         if game.status == Game.Status.FINISHED:
@@ -127,7 +129,7 @@ def bot_act(*, game_id: int, version: int, decide: Decide) -> MoveResult | str:
     a person's ("not a bot") or its bot searches ("searching": decide
     outside the lock, then `game_act`)."""
     with transaction.atomic():
-        game = locked_games().filter(pk=game_id).first()
+        game = locked_game(game_id)
         if game is None or game.version != version or game.status != Game.Status.PLAYING:
             return "stale"
         if game.to_act is None:
