@@ -138,7 +138,7 @@ CARD_BACK = SafeString(
 # every viewer reading that language and every move. Bounded by their length,
 # not their number: a game in play keeps about a dozen alive (its head, and
 # each viewer's last trick, last hand and score pad), so the 1,024 entries
-# this held before were a hundred tables' worth, and at 200 tables nearly
+# this held before were about 80 tables' worth, and at 200 tables nearly
 # every one was rendered again at every move. A game's dozen are some 30 KB
 # (the last hand's summary, a viewer's, about 5.5 KB): this budget holds
 # about 500 tables' in one language; the least recently used go first.
